@@ -1,0 +1,44 @@
+import { LOGIN, PUBLIC, routeTable } from '../api/routes.ts';
+import { changePasswordBody, loginBody } from './schemas.ts';
+
+const tags = ['session'];
+export const sessionRoutes = routeTable({
+  publicConfig: {
+    method: 'GET',
+    path: '/api/v2/manage/system/getPublicConfig',
+    permission: PUBLIC,
+    summary: 'Titles, footer and login options shown before login',
+    tags,
+  },
+  captcha: {
+    method: 'GET',
+    path: '/api/v2/manage/user/captcha',
+    permission: PUBLIC,
+    summary: 'Issue an identifying-code image (single use, expires)',
+    tags,
+  },
+  login: {
+    method: 'POST',
+    path: '/api/v2/manage/user/login',
+    permission: PUBLIC,
+    summary: 'Log in with account, signature, time, flag and captcha',
+    tags,
+    body: loginBody,
+  },
+  getUserInfo: {
+    method: 'GET',
+    path: '/api/v2/manage/user/getUserInfo',
+    permission: LOGIN,
+    summary: 'The signed-in user, role, permission codes and titles',
+    tags,
+  },
+  logout: { method: 'GET', path: '/api/v2/manage/user/logout', permission: LOGIN, summary: 'End this session', tags },
+  changePassword: {
+    method: 'POST',
+    path: '/api/v2/manage/user/updatePassword',
+    permission: LOGIN,
+    summary: 'Change own password; every session of the account ends',
+    tags,
+    body: changePasswordBody,
+  },
+});

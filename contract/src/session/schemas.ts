@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { zInt, zOptText } from '../api/zod.ts';
+
+/** POST /api/v2/manage/user/login (spec §7, architecture §4). */
+export const loginBody = z.object({
+  /** Empty account or signature answers 'Please enter account and password'. */
+  account: z.string().trim().max(64).optional().default(''),
+  /** hex(HMAC-SHA256(md5hex(sha1hex(password)), time)) */
+  signature: z.string().trim().max(128).optional().default(''),
+  /** The client's clock in epoch milliseconds, as a decimal string. */
+  time: z.string().trim().max(20).optional().default(''),
+  /** 1 ends another active session of this account; 0 (default) answers "logged in elsewhere". */
+  flag: zInt().pipe(z.number().min(0).max(1)).optional().default(0),
+  /** The id of the identifying-code image and the code the user typed. Not needed when CAPTCHA=off. */
+  captchaId: zOptText(64),
+  captcha: zOptText(16),
+  /** A one-time ticket returned by a "logged in elsewhere" answer; stands in for the captcha on the retry. */
+  ticket: zOptText(128),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export interface LoginResult {
+  token: string;
+  platformType: string;
+  account: string;
+}
+
+/** Data of the "logged in elsewhere" warning: a ticket to retry with flag=1 without a new captcha. */
+export interface LoginElsewhere {
+  elsewhere: true;
+  ticket: string;
+}
+
+export interface CaptchaImage {
+  captchaId: string;
+  /** A data: URL of an SVG image. */
+  image: string;
+  expiresInSeconds: number;
+}
+
+export interface PublicConfig {
+  systemTitle: string;
+  projectTitle: string;
+  systemIcon: string | null;
+  copyright: string;
+  supportPhone: string;
+  captcha: boolean;
+  platformType: string;
+}
+
+export interface UserInfo {
+  user: {
+    id: number;
+    account: string;
+    name: string;
+    phone: string | null;
+    email: string | null;
+    area: string | null;
+    scopeAll: boolean;
+    platformIds: number[];
+  };
+  role: { id: number; code: string; name: string; roleFileId: string | null };
+  permissions: string[];
+  platformType: string;
+  systemTitle: string;
+  projectTitle: string;
+  systemIcon: string | null;
+  roleFileId: string | null;
+}
+
+/** Password change: the old password proven by a fresh signature, the new one in clear over TLS. */
+export const changePasswordBody = z.object({
+  signature: z.string().regex(/^[0-9a-fA-F]{64}$/),
+  time: z.string().regex(/^\d{10,16}$/),
+  newPassword: z.string().min(1).max(256),
+});

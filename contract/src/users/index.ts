@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { pageQuery, zBool, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
+import { perm, routeTable } from '../api/routes.ts';
+
+export const userListQuery = pageQuery().extend({
+  keyword: zOptText(100),
+  roleId: zInt().optional(),
+  enabled: zBool().optional(),
+});
+
+const phone = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9][0-9\- ]{5,19}$/)
+    .optional(),
+);
+const email = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.string().trim().email().max(200).optional(),
+);
+
+export const userFields = {
+  name: zText(100),
+  roleId: zInt(),
+  phone,
+  email,
+  area: zOptText(200),
+  /** Data scope: every site, or the listed sites. */
+  scopeAll: zBool().optional().default(false),
+  platformIds: zIntList().optional().default([]),
+};
+
+export const userAddBody = z.object({
+  account: z
+    .string()
+    .trim()
+    .min(2)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.@-]+$/),
+  password: z.string().min(1).max(256),
+  ...userFields,
+});
+export const userEditBody = z.object({ id: zInt(), ...userFields });
+export const userIdBody = z.object({ id: zInt() });
+export const userEnableBody = z.object({ id: zInt(), enabled: zBool() });
+export const userResetPasswordBody = z.object({ id: zInt(), password: z.string().min(1).max(256) });
+export const userBindRoleBody = z.object({ userId: zInt(), roleId: zInt() });
+export const userScopeBody = z.object({
+  userId: zInt(),
+  scopeAll: zBool(),
+  platformIds: zIntList().optional().default([]),
+});
+
+export interface UserRow {
+  id: number;
+  account: string;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  area: string | null;
+  roleId: number;
+  roleName: string;
+  roleCode: string;
+  enabled: boolean;
+  scopeAll: boolean;
+  platformIds: number[];
+  createdAt: string;
+  lastLoginAt: string | null;
+}
+
+const tags = ['users'];
+export const usersRoutes = routeTable({
+  list: {
+    method: 'GET',
+    path: '/api/v2/manage/user/getListPage',
+    permission: perm('system:user'),
+    summary: 'Users, paged, sorted and filtered',
+    tags,
+    query: userListQuery,
+  },
+  add: {
+    method: 'POST',
+    path: '/api/v2/manage/user/add',
+    permission: perm('system:user'),
+    summary: 'Create a user',
+    tags,
+    body: userAddBody,
+  },
+  edit: {
+    method: 'POST',
+    path: '/api/v2/manage/user/edit',
+    permission: perm('system:user'),
+    summary: 'Edit a user',
+    tags,
+    body: userEditBody,
+  },
+  delete: {
+    method: 'POST',
+    path: '/api/v2/manage/user/delete',
+    permission: perm('system:user'),
+    summary: 'Delete a user (not oneself)',
+    tags,
+    body: userIdBody,
+  },
+  enable: {
+    method: 'POST',
+    path: '/api/v2/manage/user/enable',
+    permission: perm('system:user'),
+    summary: 'Enable or disable a user; disabling ends their sessions',
+    tags,
+    body: userEnableBody,
+  },
+  resetPassword: {
+    method: 'POST',
+    path: '/api/v2/manage/user/resetPassword',
+    permission: perm('system:user'),
+    summary: "Set another user's password; their sessions end",
+    tags,
+    body: userResetPasswordBody,
+  },
+  bindRole: {
+    method: 'POST',
+    path: '/api/v2/manage/user/bindRole',
+    permission: perm('system:user'),
+    summary: 'Bind a user to a role (not oneself)',
+    tags,
+    body: userBindRoleBody,
+  },
+  setScope: {
+    method: 'POST',
+    path: '/api/v2/manage/user/setDataScope',
+    permission: perm('system:data'),
+    summary: 'Set the sites a user may see',
+    tags,
+    body: userScopeBody,
+  },
+});

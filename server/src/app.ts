@@ -1,0 +1,272 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import formbody from '@fastify/formbody';
+import websocket from '@fastify/websocket';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import { ZodError } from 'zod';
+import { LOGIN, PUBLIC, Status, type RoutePermission } from '@geosentry/contract';
+import type { Config } from './config.ts';
+import { openDb, type Db } from './platform/db/db.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { loadSecret } from './platform/auth/crypto.ts';
+import { SocketHub } from './platform/ws.ts';
+import { AppError } from './platform/http/errors.ts';
+import { parseLanguage, RULES, translate } from './platform/http/messages.ts';
+import { tokenOf } from './platform/http/route.ts';
+import { resolveSession } from './platform/auth/sessions.ts';
+import { seed } from './platform/seed.ts';
+import type { AppContext } from './platform/context.ts';
+import { purgeExpired } from './modules/session/session.repository.ts';
+import { registerSession } from './modules/session/session.routes.ts';
+import { registerUsers } from './modules/users/users.routes.ts';
+import { registerRoles } from './modules/roles/roles.routes.ts';
+import { registerPermissions } from './modules/permissions/permissions.routes.ts';
+import { registerAudit } from './modules/audit/audit.routes.ts';
+import { registerPlatforms } from './modules/platforms/platforms.routes.ts';
+import { seedDemo } from './modules/demo/demo.seed.ts';
+import { registerRegions } from './modules/regions/regions.routes.ts';
+import { registerEnterprises } from './modules/enterprises/enterprises.routes.ts';
+import { registerSections } from './modules/sections/sections.routes.ts';
+import { registerTerminals } from './modules/terminals/terminals.routes.ts';
+import { registerDevices } from './modules/devices/devices.routes.ts';
+import { registerMonitorTypes } from './modules/monitorTypes/monitorTypes.routes.ts';
+import { registerPersons } from './modules/persons/persons.routes.ts';
+import { registerExternalFiles } from './modules/externalFiles/externalFiles.routes.ts';
+import { registerFiles } from './modules/files/files.routes.ts';
+import { registerTemplates } from './modules/templates/templates.routes.ts';
+import { registerComments } from './modules/comments/comments.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    permission?: RoutePermission;
+  }
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** The first super administrator's password, when it was generated at this start. */
+  generatedAdminPassword: string | null;
+  close(): Promise<void>;
+}
+
+/** Every route the app registered, with its declared permission (tests walk this). */
+export interface RouteRecord {
+  method: string;
+  url: string;
+  permission: RoutePermission | undefined;
+}
+
+/** Builds the whole server: database, migrations, seed, plugins and feature modules. Tests use it directly. */
+export async function buildApp(
+  config: Config,
+  opts: { db?: Db; logger?: boolean } = {},
+): Promise<BuiltApp & { routes: RouteRecord[] }> {
+  const db = opts.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  await migrate(db);
+  const secret = loadSecret(config.secretKey, config.dataDir);
+  const seeded = await seed(db, secret, { account: config.adminAccount, password: config.adminPassword });
+
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: {
+              paths: [
+                'req.headers.token',
+                'req.headers.authorization',
+                'req.headers.cookie',
+                'body.password',
+                'body.signature',
+              ],
+              censor: '[redacted]',
+            },
+            serializers: {
+              req: (req: { method: string; url: string; ip?: string }) => ({
+                method: req.method,
+                url: req.url.replace(/([?&]token=)[^&]*/g, '$1[redacted]'),
+                ip: req.ip,
+              }),
+            },
+          },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+  const hub = new SocketHub();
+  const ctx: AppContext = { config, db, secret, hub, log: app.log };
+  const routes: RouteRecord[] = [];
+
+  app.addHook('onRoute', (r) => {
+    // The API documentation and the static console files are public by declaration.
+    if (
+      r.url.startsWith('/api/docs') ||
+      (!r.url.startsWith('/api/') && !(r.config as { permission?: unknown } | undefined)?.permission)
+    ) {
+      r.config = { ...(r.config ?? {}), permission: PUBLIC };
+    }
+    const methods = Array.isArray(r.method) ? r.method : [r.method];
+    for (const m of methods)
+      routes.push({
+        method: m,
+        url: r.url,
+        permission: (r.config as { permission?: RoutePermission } | undefined)?.permission,
+      });
+  });
+
+  // The validators of the contract run in defineRoute; Fastify's own validation is off (its schemas feed the OpenAPI document).
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  await app.register(formbody);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Geosentry API',
+        version: '2',
+        description:
+          'Every answer is an envelope {status, info, data}. Send the session token in the `token` header and the language (en, zh, ko) in `language`.',
+      },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    if (!req.url.startsWith('/api/docs')) {
+      reply.header('x-frame-options', 'SAMEORIGIN');
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (type.startsWith('text/html')) {
+        reply.header(
+          'content-security-policy',
+          "default-src 'self'; img-src 'self' data: blob: https: http:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'self'; object-src 'none'; base-uri 'self'",
+        );
+      }
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((err: FastifyError | AppError | ZodError | Error, req, reply) => {
+    const lang = parseLanguage(req.headers.language);
+    const send = (status: number, info: string, data: unknown = null) => reply.code(200).send({ status, info, data });
+    if (err instanceof AppError) return send(err.status, translate(lang, err.key, err.params), err.data);
+    if (err instanceof ZodError) {
+      const errors = err.issues.map((i) => {
+        const field = i.path.join('.') || '(body)';
+        const missing = i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined;
+        const rule = missing ? 'required' : i.code;
+        return { field, rule, message: `${field} ${(RULES[rule] ?? RULES.custom!)[lang]}` };
+      });
+      return send(Status.invalid, translate(lang, 'validation', { details: errors.map((e) => e.message).join('; ') }), {
+        errors,
+      });
+    }
+    const fe = err as FastifyError;
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(Status.tooLarge, translate(lang, 'tooLarge'));
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return send(Status.notAcceptable, translate(lang, 'unsupportedType'));
+    if (
+      fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      (fe.statusCode === 400 && err.name === 'SyntaxError')
+    )
+      return send(Status.badRequest, translate(lang, 'malformedBody', { format: 'JSON' }));
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500)
+      return send(Status.badRequest, translate(lang, 'badRequest'));
+    req.log.error({ err }, 'unhandled error');
+    return send(Status.serverError, translate(lang, 'serverError'));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    if (
+      req.url.startsWith('/api/') ||
+      req.method !== 'GET' ||
+      !config.webDist ||
+      !fs.existsSync(path.join(config.webDist, 'index.html'))
+    ) {
+      return reply.code(200).send({
+        status: Status.notFound,
+        info: translate(parseLanguage(req.headers.language), 'notFound'),
+        data: null,
+      });
+    }
+    return reply.type('text/html').sendFile('index.html');
+  });
+
+  registerSession(app, ctx);
+  registerUsers(app, ctx);
+  registerRoles(app, ctx);
+  registerPermissions(app, ctx);
+  registerAudit(app, ctx);
+  registerPlatforms(app, ctx);
+  registerRegions(app, ctx);
+  registerEnterprises(app, ctx);
+  registerSections(app, ctx);
+  registerTerminals(app, ctx);
+  registerDevices(app, ctx);
+  registerMonitorTypes(app, ctx);
+  registerPersons(app, ctx);
+  registerExternalFiles(app, ctx);
+  registerFiles(app, ctx);
+  registerTemplates(app, ctx);
+  registerComments(app, ctx);
+
+  // Browser socket: authenticated by the session token (query ?token=, as browsers cannot set headers).
+  app.get('/api/v2/ws', { websocket: true, config: { permission: LOGIN } }, (socket, req) => {
+    resolveSession(db, tokenOf(req), config.sessionIdleMs)
+      .then((user) => {
+        hub.add(user.sessionId, socket);
+        socket.send(JSON.stringify({ type: 'hello', userId: user.id }));
+      })
+      .catch((e: unknown) => {
+        const status = e instanceof AppError ? e.status : Status.notLoggedIn;
+        socket.close(4001, String(status));
+      });
+  });
+
+  app.get(
+    '/api/health',
+    { config: { permission: PUBLIC }, schema: { summary: 'Liveness and database check', tags: ['system'] } },
+    async () => {
+      await db.k.selectFrom('roles').select('id').limit(1).execute();
+      return { status: Status.ok, info: 'ok', data: { db: db.kind, sockets: hub.count() } };
+    },
+  );
+
+  if (config.webDist && fs.existsSync(config.webDist)) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      prefix: '/',
+      index: ['index.html'],
+      wildcard: false,
+      maxAge: '1h',
+    });
+  }
+
+  // The demo portfolio, on the first start (the administrator was just created and there is no site).
+  if (config.demo && seeded.created && !(await db.k.selectFrom('platforms').select('id').limit(1).executeTakeFirst())) {
+    const demo = await seedDemo(app, db, config.adminAccount);
+    app.log.info({ sites: demo.sites, devices: demo.devices }, 'demo portfolio seeded');
+  }
+
+  const purge = setInterval(() => void purgeExpired(db).catch(() => undefined), 10 * 60_000);
+  purge.unref();
+
+  return {
+    app,
+    ctx,
+    routes,
+    generatedAdminPassword: seeded.generatedPassword,
+    async close() {
+      clearInterval(purge);
+      hub.closeAll();
+      await app.close();
+      if (!opts.db) await db.close();
+    },
+  };
+}

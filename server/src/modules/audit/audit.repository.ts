@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import type { AuditAction, AuditRow } from '@geosentry/contract';
+import type { Db } from '../../platform/db/db.ts';
+
+export interface AuditEntry {
+  action: AuditAction;
+  userId?: number | null;
+  account?: string | null;
+  target?: string | null;
+  detail?: Record<string, unknown> | null;
+  ip?: string | null;
+}
+
+/** Writes one audit record. Never pass a secret (password, key, token, signature) in detail. */
+export async function writeAudit(db: Db, e: AuditEntry): Promise<void> {
+  await db.k
+    .insertInto('audit_log')
+    .values({
+      action: e.action,
+      user_id: e.userId ?? null,
+      account: e.account ?? null,
+      target: e.target ?? null,
+      detail: e.detail ? JSON.stringify(e.detail) : null,
+      ip: e.ip ?? null,
+    })
+    .execute();
+}
+
+export async function listAudit(
+  db: Db,
+  q: {
+    pageNum: number;
+    pageSize: number;
+    account?: string | undefined;
+    action?: string | undefined;
+    from?: string | undefined;
+    to?: string | undefined;
+    sortOrder?: string | undefined;
+  },
+): Promise<{ list: AuditRow[]; total: number }> {
+  let base = db.k.selectFrom('audit_log');
+  if (q.account)
+    base = base.where(sql`lower(account)`, 'like', `%${q.account.toLowerCase().replace(/[%_]/g, '\\$&')}%`);
+  if (q.action) base = base.where('action', 'like', `${q.action.replace(/[%_]/g, '\\$&')}%`);
+  if (q.from) base = base.where('at', '>=', new Date(q.from));
+  if (q.to) base = base.where('at', '<=', new Date(q.to));
+  const [rows, count] = await Promise.all([
+    base
+      .select(['id', 'at', 'account', 'action', 'target', 'detail', 'ip'])
+      .orderBy('id', q.sortOrder === 'ascend' ? 'asc' : 'desc')
+      .limit(q.pageSize)
+      .offset((q.pageNum - 1) * q.pageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    list: rows.map((r) => ({
+      ...r,
+      at: new Date(r.at).toISOString(),
+      detail: (r.detail as Record<string, unknown> | null) ?? null,
+    })),
+    total: Number(count.n),
+  };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { neutralise, parseCsv, parseXlsx, unneutralise, writeCsv, writeXlsx } from './tableFile.ts';
+
+describe('table files', () => {
+  it('parses quoted CSV fields, CRLF and LF, a BOM, and skips empty rows', () => {
+    const t = parseCsv('\ufeffa,b,c\r\n1,"two, with ""quotes""","multi\nline"\n\n,,\n4,5,6');
+    expect(t.header).toEqual(['a', 'b', 'c']);
+    expect(t.rows).toEqual([
+      { row: 2, cells: ['1', 'two, with "quotes"', 'multi\nline'] },
+      { row: 5, cells: ['4', '5', '6'] }, // records, as a spreadsheet numbers rows
+    ]);
+    expect(() => parseCsv('a\n"open')).toThrow();
+    expect(parseCsv('')).toEqual({ header: [], rows: [] });
+  });
+
+  it('neutralises formula-looking text but not plain numbers, and undoes it on reading', () => {
+    for (const s of ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx']) {
+      expect(neutralise(s)).toBe(`'${s}`);
+      expect(unneutralise(neutralise(s))).toBe(s);
+    }
+    for (const s of ['-1.5', '12', 'plain', "'quoted", '', '1e-3']) expect(neutralise(s)).toBe(s);
+    expect(unneutralise("'hello")).toBe("'hello");
+  });
+
+  it('writes CSV that reads back the same', () => {
+    const buf = writeCsv(['name', 'n', 'flag', 'none'], [['=evil, "x"', -1.5, true, null]]);
+    const text = buf.toString('utf8');
+    expect(text.startsWith('\ufeffname,n,flag,none\r\n"\'=evil, ""x"""')).toBe(true);
+    expect(parseCsv(text).rows[0]!.cells).toEqual(['=evil, "x"', '-1.5', 'true', '']);
+  });
+
+  it('writes and reads XLSX', async () => {
+    const buf = await writeXlsx(
+      's',
+      ['name', 'n'],
+      [
+        ['@x', 7],
+        ['ok', null],
+      ],
+    );
+    const t = await parseXlsx(buf);
+    expect(t.header).toEqual(['name', 'n']);
+    expect(t.rows).toEqual([
+      { row: 2, cells: ['@x', '7'] },
+      { row: 3, cells: ['ok'] },
+    ]);
+  });
+});

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { sessionRoutes } from '@geosentry/contract';
+import { caller, defineRoute } from '../../platform/http/route.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { SessionService } from './session.service.ts';
+
+export function registerSession(app: FastifyInstance, ctx: AppContext): SessionService {
+  const svc = new SessionService(ctx);
+  defineRoute(app, ctx, sessionRoutes.publicConfig, async () => ({ data: svc.publicConfig() }));
+  defineRoute(app, ctx, sessionRoutes.captcha, async ({ reply }) => {
+    reply.header('cache-control', 'no-store');
+    return { data: await svc.captcha() };
+  });
+  defineRoute(app, ctx, sessionRoutes.login, async (c) => svc.login(c.body, c));
+  defineRoute(app, ctx, sessionRoutes.getUserInfo, async (c) => ({ data: await svc.userInfo(caller(c)) }));
+  defineRoute(app, ctx, sessionRoutes.logout, async (c) => {
+    await svc.logout(caller(c), c);
+  });
+  defineRoute(app, ctx, sessionRoutes.changePassword, async (c) => {
+    await svc.changePassword(caller(c), c.body, c);
+    return { key: 'passwordChanged' };
+  });
+  return svc;
+}

@@ -1,0 +1,150 @@
+import { Worker } from 'node:worker_threads';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+interface WorkerReply {
+  id?: number;
+  ready?: boolean;
+  result?: { rows: unknown[]; affectedRows: number };
+  error?: { message: string; code?: string; detail?: string; constraint?: string };
+}
+
+/** An error from PostgreSQL with its SQLSTATE code, as node-postgres raises it. */
+export class DbError extends Error {
+  code: string | undefined;
+  detail: string | undefined;
+  constraint: string | undefined;
+  constructor(e: NonNullable<WorkerReply['error']>) {
+    super(e.message);
+    this.code = e.code;
+    this.detail = e.detail;
+    this.constraint = e.constraint;
+  }
+}
+
+/** The PGlite database on a worker thread, spoken to by messages. */
+export class PgliteWorker {
+  private worker: Worker;
+  private seq = 0;
+  private pending = new Map<
+    number,
+    { resolve: (r: { rows: unknown[]; affectedRows: number }) => void; reject: (e: Error) => void }
+  >();
+  readonly ready: Promise<void>;
+
+  constructor(dataDir: string) {
+    this.worker = new Worker(new URL('./pglite.worker.mjs', import.meta.url), { workerData: { dataDir } });
+    this.ready = new Promise((resolve, reject) => {
+      const onMsg = (m: WorkerReply): void => {
+        if (m.ready) {
+          this.worker.off('error', reject);
+          resolve();
+        }
+      };
+      this.worker.once('message', onMsg);
+      this.worker.once('error', reject);
+    });
+    this.worker.on('message', (m: WorkerReply) => {
+      if (m.id === undefined) return;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.error) p.reject(new DbError(m.error));
+      else p.resolve(m.result!);
+    });
+    this.worker.on('error', (err) => {
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    });
+  }
+
+  private call(
+    op: 'query' | 'exec' | 'close',
+    sql = '',
+    params: readonly unknown[] = [],
+  ): Promise<{ rows: unknown[]; affectedRows: number }> {
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, op, sql, params });
+    });
+  }
+
+  query(sql: string, params: readonly unknown[]): Promise<{ rows: unknown[]; affectedRows: number }> {
+    return this.call('query', sql, params);
+  }
+  exec(sql: string): Promise<unknown> {
+    return this.call('exec', sql);
+  }
+  async close(): Promise<void> {
+    await this.call('close');
+    await this.worker.terminate();
+  }
+}
+
+/** A simple FIFO mutex: PGlite is one connection, so a transaction must hold it alone. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  lock(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((r) => (release = r));
+    const prev = this.tail;
+    this.tail = prev.then(() => next);
+    return prev.then(() => release);
+  }
+}
+
+class PgliteConnection implements DatabaseConnection {
+  constructor(private readonly db: PgliteWorker) {}
+  async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+    const r = await this.db.query(q.sql, q.parameters);
+    return { rows: r.rows as R[], numAffectedRows: BigInt(r.affectedRows) };
+  }
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported on PGlite');
+  }
+}
+
+/** Kysely driver over a PGlite worker (kysely-pglite pins an old Kysely, architecture.md §1). */
+export class PgliteDriver implements Driver {
+  private mutex = new Mutex();
+  private releases = new WeakMap<DatabaseConnection, () => void>();
+  private conn: PgliteConnection;
+  constructor(private readonly db: PgliteWorker) {
+    this.conn = new PgliteConnection(db);
+  }
+  async init(): Promise<void> {
+    await this.db.ready;
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const release = await this.mutex.lock();
+    const c = new PgliteConnection(this.db);
+    this.releases.set(c, release);
+    return c;
+  }
+  async beginTransaction(c: DatabaseConnection, s: TransactionSettings): Promise<void> {
+    if (s.isolationLevel)
+      await c.executeQuery(CompiledQuery.raw(`start transaction isolation level ${s.isolationLevel}`));
+    else await c.executeQuery(CompiledQuery.raw('begin'));
+  }
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async releaseConnection(c: DatabaseConnection): Promise<void> {
+    this.releases.get(c)?.();
+    this.releases.delete(c);
+  }
+  async destroy(): Promise<void> {
+    void this.conn;
+    await this.db.close();
+  }
+}

@@ -1,0 +1,315 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Kysely's view of the tables (server/migrations). Keep in step with the SQL. */
+type Stamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json = ColumnType<unknown, string, string>;
+
+export interface Database {
+  settings: { key: string; value: Json };
+  permissions: {
+    id: Generated<number>;
+    parent_id: number | null;
+    name: string;
+    code: string;
+    level: number;
+    type: string;
+    path: string | null;
+    sort: Generated<number>;
+    created_at: Stamp;
+  };
+  roles: {
+    id: Generated<number>;
+    name: string;
+    code: string;
+    description: string | null;
+    parent_id: number | null;
+    builtin: Generated<boolean>;
+    role_file_id: string | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  role_permissions: { role_id: number; permission_id: number };
+  platforms: {
+    id: Generated<number>;
+    type: string;
+    name: string;
+    description: string | null;
+    manager: string | null;
+    lon: number | null;
+    lat: number | null;
+    alt: number | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+    // 0002_sites: common fields; the kind's own fields in details.
+    sub_type: string | null;
+    region_code: string | null;
+    enterprise_id: number | null;
+    organization: string | null;
+    pictures: ColumnType<string[], string[] | undefined, string[]>;
+    files: ColumnType<string[], string[] | undefined, string[]>;
+    details: ColumnType<unknown, string | undefined, string>;
+    created_by: ColumnType<number | null, number | null | undefined, number | null>;
+  };
+  // 0002_sites: regions, enterprises, sections and what hangs off them.
+  regions: {
+    code: string;
+    parent_code: string | null;
+    level: number;
+    name_en: string;
+    name_zh: string;
+    name_ko: string;
+    sort: Generated<number>;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  enterprises: {
+    id: Generated<number>;
+    variant: string;
+    name: string;
+    code: string | null;
+    description: string | null;
+    parent_id: number | null;
+    address: string | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  sections: {
+    id: Generated<number>;
+    platform_id: number;
+    name: string;
+    info: string | null;
+    bottom_elevation: number | null;
+    upstream_coords: ColumnType<unknown, string | undefined, string>;
+    water_level_source: Generated<string>;
+    manual_water_level: number | null;
+    file_id: string | null;
+    position: ColumnType<unknown, string | null | undefined, string | null>;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  capacity_rows: {
+    id: Generated<number>;
+    platform_id: number;
+    section_id: number | null;
+    idx: number;
+    water_level_elevation: number;
+    water_volume: number;
+  };
+  section_devices: {
+    id: Generated<number>;
+    section_id: number;
+    device_id: number;
+    kind: Generated<string>;
+    created_at: Stamp;
+  };
+  river_water_levels: {
+    id: Generated<number>;
+    section_id: number;
+    measured_at: Date;
+    elevation: number;
+    created_by: number | null;
+    created_at: Stamp;
+  };
+  users: {
+    id: Generated<number>;
+    account: string;
+    name: string;
+    phone: string | null;
+    email: string | null;
+    area: string | null;
+    role_id: number;
+    scope_all: Generated<boolean>;
+    enabled: Generated<boolean>;
+    key_enc: string;
+    created_at: Stamp;
+    updated_at: Stamp;
+    last_login_at: Date | null;
+  };
+  user_platforms: { user_id: number; platform_id: number };
+  sessions: {
+    id: Generated<number>;
+    token_hash: string;
+    user_id: number;
+    created_at: Stamp;
+    last_seen_at: Stamp;
+    ended_at: Date | null;
+    end_reason: string | null;
+    ip: string | null;
+    user_agent: string | null;
+  };
+  login_attempts: {
+    account: string;
+    day: ColumnType<string, string, string>;
+    fails: number;
+    stage: number;
+    locked_until: Date | null;
+  };
+  used_signatures: { hash: string; expires_at: Date };
+  captchas: { id: string; answer_hash: string; expires_at: Date };
+  login_tickets: { hash: string; user_id: number; expires_at: Date };
+  audit_log: {
+    id: Generated<number>;
+    at: Stamp;
+    user_id: number | null;
+    account: string | null;
+    action: string;
+    target: string | null;
+    detail: Json | null;
+    ip: string | null;
+  };
+  // 0003_equipment: monitor types per site, terminals, devices, multi-module statistics, persons, external files.
+  platform_modules: { platform_id: number; module_id: number; created_at: Stamp };
+  terminals: {
+    id: Generated<number>;
+    platform_id: number;
+    name: string;
+    serial: string;
+    manufacturer: string | null;
+    model: string | null;
+    protocol_type: string;
+    port: number | null;
+    type: string | null;
+    parent_id: number | null;
+    status: Generated<string>;
+    key_salt: string;
+    key_hash: string;
+    key_rotated_at: Stamp;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  devices: {
+    id: Generated<number>;
+    device_name: string;
+    number: string;
+    description: string | null;
+    group_name: string | null;
+    module_id: number;
+    platform_id: number | null;
+    terminal_id: number | null;
+    /** Generated from platform_id: never written. */
+    bound: ColumnType<boolean, never, never>;
+    type: string | null;
+    protocol_type: string | null;
+    ip: string | null;
+    port: number | null;
+    installed_depth: number | null;
+    offset_value: number | null;
+    offline_hours: number | null;
+    station_type: string | null;
+    initial_x: number | null;
+    initial_y: number | null;
+    initial_z: number | null;
+    initial_values: ColumnType<unknown, string | undefined, string>;
+    filter_threshold: number | null;
+    communication_type: string | null;
+    serial_port: string | null;
+    baud_rate: number | null;
+    initial_level: number | null;
+    sensitivity_coefficient: number | null;
+    temperature_coefficient: number | null;
+    initial_frequency: number | null;
+    initial_temperature: number | null;
+    params: ColumnType<unknown, string | undefined, string>;
+    state: Generated<string>;
+    last_seen_at: Date | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  multi_statistics: {
+    sid: Generated<number>;
+    platform_id: number;
+    multi_name: string;
+    multi_statistics_type: string;
+    module_id: number | null;
+    quantity: string | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  multi_statistic_devices: { sid: number; device_id: number; sort: Generated<number> };
+  responsible_persons: {
+    id: Generated<number>;
+    name: string;
+    phone: string;
+    title: string | null;
+    company: string | null;
+    company_address: string | null;
+    email: string | null;
+    role_id: number | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  person_platforms: { person_id: number; platform_id: number };
+  external_files: {
+    id: Generated<number>;
+    name: string;
+    url: string;
+    description: string | null;
+    role_id: number | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  import_jobs: {
+    id: string;
+    kind: string;
+    user_id: number | null;
+    status: Generated<string>;
+    total: Generated<number>;
+    done: Generated<number>;
+    inserted: Generated<number>;
+    errors: ColumnType<unknown, string | undefined, string>;
+    created_at: Stamp;
+    finished_at: Date | null;
+  };
+  // 0004_files: uploaded files, file documents, information templates, message board.
+  files: {
+    id: string;
+    kind: string;
+    mime: string;
+    ext: string;
+    size: number;
+    original_name: string;
+    sha256: string;
+    platform_id: number | null;
+    uploaded_by: number | null;
+    created_at: Stamp;
+  };
+  file_documents: { file_id: string; key: string; value: Json; updated_by: number | null; updated_at: Stamp };
+  info_templates: {
+    id: Generated<number>;
+    menu_code: string | null;
+    menu_name: string;
+    menu_context: string | null;
+    directory_name: string;
+    created_by: number | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  info_template_fields: { template_id: number; name: string; kind: string; sort: number };
+  info_template_bindings: { template_id: number; owner: string; platform_id: number | null; created_at: Stamp };
+  info_template_values: {
+    template_id: number;
+    owner: string;
+    key: string;
+    value: Json;
+    updated_by: number | null;
+    updated_at: Stamp;
+  };
+  comments: {
+    id: Generated<number>;
+    topic_id: string;
+    content: string;
+    author_id: number | null;
+    author_name: string;
+    created_at: Stamp;
+  };
+  comment_replies: {
+    id: Generated<number>;
+    comment_id: number;
+    reply_to_id: number | null;
+    content: string;
+    author_id: number | null;
+    author_name: string;
+    created_at: Stamp;
+  };
+  schema_migrations: { version: number; name: string; applied_at: Stamp };
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Status } from '@geosentry/contract';
+import { testApp, type TestApp } from '../../../test/harness.ts';
+
+describe('API conventions', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await testApp();
+    admin = await t.token();
+  });
+  afterAll(() => t.close());
+
+  it('answers an unknown API path with a translated envelope', async () => {
+    const r = await t.raw('GET', '/api/v2/no/such/thing', { headers: { language: 'ko' } });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toEqual({ status: Status.notFound, info: '주소를 찾을 수 없습니다', data: null });
+  });
+
+  it('answers a malformed JSON body with 400 and no stack trace', async () => {
+    const r = await t.raw('POST', '/api/v2/manage/user/login', {
+      payload: '{"account": "admin", ',
+      headers: { 'content-type': 'application/json' },
+    });
+    const body = r.json();
+    expect(body.status).toBe(Status.badRequest);
+    expect(r.body).not.toMatch(/at .*\.(ts|js):\d+/);
+    expect(r.body).not.toMatch(/SyntaxError|stack/);
+  });
+
+  it('refuses an oversized body', async () => {
+    const big = JSON.stringify({ account: 'x'.repeat(2 * 1024 * 1024) });
+    const r = await t.raw('POST', '/api/v2/manage/user/login', {
+      payload: big,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(r.json().status).toBe(Status.tooLarge);
+  });
+
+  it('refuses an unsupported content type', async () => {
+    const r = await t.raw('POST', '/api/v2/manage/user/login', {
+      payload: '<xml/>',
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(r.json().status).toBe(Status.notAcceptable);
+  });
+
+  it('names the field and the rule of a validation error, translated', async () => {
+    const r = await t.api<{ errors: { field: string; rule: string }[] }>('POST', '/api/v2/manage/user/add', {
+      token: admin,
+      lang: 'zh',
+      body: { account: 'ok_user', password: 'Valid-pass-word-1', name: 'N', roleId: 1, email: 'not-an-email' },
+    });
+    expect(r.status).toBe(Status.invalid);
+    expect(r.data.errors).toEqual([expect.objectContaining({ field: 'email', rule: 'invalid_format' })]);
+    expect(r.info).toContain('email 格式不正确');
+    const missing = await t.api<{ errors: { field: string; rule: string }[] }>('POST', '/api/v2/manage/user/add', {
+      token: admin,
+      body: { account: 'ok_user' },
+    });
+    expect(missing.data.errors.map((e) => `${e.field}:${e.rule}`)).toEqual(
+      expect.arrayContaining(['password:required', 'name:required', 'roleId:required']),
+    );
+  });
+
+  it('pages lists with pageNum, pageSize and a total', async () => {
+    for (let i = 0; i < 5; i++) {
+      const roles = await t.api<{ id: number; code: string }[]>('GET', '/api/v2/manage/role/getAll', { token: admin });
+      const roleId = roles.data.find((r) => r.code === 'user')!.id;
+      await t.api('POST', '/api/v2/manage/user/add', {
+        token: admin,
+        body: { account: `pager${i}`, password: 'Pager-user-pass-1', name: `Pager ${i}`, roleId },
+      });
+    }
+    const page = await t.api<{ list: { account: string }[]; total: number; pageNum: number; pageSize: number }>(
+      'GET',
+      '/api/v2/manage/user/getListPage',
+      {
+        token: admin,
+        query: { pageNum: '2', pageSize: '2', keyword: 'pager', sortField: 'account', sortOrder: 'descend' },
+      },
+    );
+    expect(page.data.total).toBe(5);
+    expect(page.data.pageNum).toBe(2);
+    expect(page.data.list.map((u) => u.account)).toEqual(['pager2', 'pager1']);
+    const dflt = await t.api<{ pageSize: number }>('GET', '/api/v2/manage/user/getListPage', { token: admin });
+    expect(dflt.data.pageSize).toBe(1000);
+  });
+
+  it('publishes an OpenAPI document of every API route and a browsable page', async () => {
+    const doc = (await t.raw('GET', '/api/docs/json')).json() as { paths: Record<string, unknown> };
+    const apiRoutes = t.routes.filter(
+      (r) => r.url.startsWith('/api/v2/') && r.method !== 'HEAD' && !r.url.endsWith('/ws'),
+    );
+    for (const r of apiRoutes) expect(Object.keys(doc.paths), r.url).toContain(r.url.replace(/:(\w+)/g, '{$1}'));
+    const page = await t.raw('GET', '/api/docs/');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('sets safe headers', async () => {
+    const r = await t.raw('GET', '/api/v2/manage/system/getPublicConfig');
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+});

@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { Status, type Language, type RouteDef } from '@geosentry/contract';
+import { AppError } from './errors.ts';
+import { parseLanguage, translate, type MessageKey } from './messages.ts';
+import { mayCall, type SessionUser } from '../auth/access.ts';
+import { resolveSession } from '../auth/sessions.ts';
+import type { AppContext } from '../context.ts';
+
+/** What a handler sees: validated input, the caller and the app's services. */
+export interface Call<Q, B> {
+  query: Q;
+  body: B;
+  params: Record<string, string>;
+  user: SessionUser | null;
+  lang: Language;
+  ip: string;
+  userAgent: string;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** A handler's answer: data plus the message key of `info` (default "ok"), or a raw reply already sent. */
+export interface Answer {
+  data?: unknown;
+  key?: MessageKey;
+  status?: number;
+  params?: Record<string, string | number>;
+}
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : Record<string, never>;
+
+/** The caller of an authenticated route: resolved by the wrapper before the handler runs. */
+export function caller(c: { user: SessionUser | null }): SessionUser {
+  if (!c.user) throw new AppError(Status.notLoggedIn, 'notLoggedIn');
+  return c.user;
+}
+
+/** Reads the session token from the `token` header (or the `token` query parameter, for downloads). */
+export function tokenOf(req: FastifyRequest): string | undefined {
+  const h = req.headers.token;
+  const fromHeader = Array.isArray(h) ? h[0] : h;
+  if (fromHeader) return fromHeader;
+  const q = (req.query as Record<string, unknown> | undefined)?.token;
+  return typeof q === 'string' && q ? q : undefined;
+}
+
+function schemaFor(t: z.ZodType | undefined): unknown {
+  if (!t) return undefined;
+  try {
+    return z.toJSONSchema(t, { io: 'output', unrepresentable: 'any' });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Registers a route from the contract's route table: authenticate, validate, authorise, then call the
+ * handler and wrap its answer in the envelope. Routes stay thin: all rules live in services.
+ */
+export function defineRoute<D extends RouteDef>(
+  app: FastifyInstance,
+  ctx: AppContext,
+  def: D,
+  handler: (c: Call<Infer<D['query']>, Infer<D['body']>>) => Promise<Answer | void>,
+): void {
+  app.route({
+    method: def.method,
+    url: def.path,
+    config: { permission: def.permission },
+    schema: {
+      summary: def.summary,
+      tags: def.tags,
+      ...(def.query ? { querystring: schemaFor(def.query) } : {}),
+      ...(def.body ? { body: schemaFor(def.body) } : {}),
+      ...('public' in def.permission ? {} : { headers: { type: 'object', properties: { token: { type: 'string' } } } }),
+    },
+    handler: async (req, reply) => {
+      const lang = parseLanguage(req.headers.language);
+      const params = (req.params ?? {}) as Record<string, string>;
+      const user =
+        'public' in def.permission ? null : await resolveSession(ctx.db, tokenOf(req), ctx.config.sessionIdleMs);
+      if (!mayCall(user, def.permission, params)) throw new AppError(Status.noPermission, 'noPermission');
+      const query = def.query ? def.query.parse(req.query ?? {}) : {};
+      const body = def.body ? def.body.parse(req.body ?? {}) : {};
+      const answer = await handler({
+        query: query as Infer<D['query']>,
+        body: body as Infer<D['body']>,
+        params,
+        user,
+        lang,
+        ip: req.ip,
+        userAgent: String(req.headers['user-agent'] ?? '').slice(0, 300),
+        req,
+        reply,
+      });
+      if (reply.sent) return reply;
+      const a = answer ?? {};
+      return { status: a.status ?? Status.ok, info: translate(lang, a.key ?? 'ok', a.params), data: a.data ?? null };
+    },
+  });
+}

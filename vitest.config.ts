@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config';
+
+// Projects: unit (pure), api-pglite and api-pg (the same API tests against each database), e2e (browser).
+const apiInclude = ['server/src/**/*.test.ts'];
+const unitInclude = ['contract/src/**/*.test.ts', 'server/src/**/*.unit.test.ts', 'tools/**/*.unit.test.ts'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: unitInclude, environment: 'node' } },
+      {
+        test: {
+          name: 'api-pglite',
+          include: apiInclude,
+          exclude: unitInclude,
+          env: { TEST_DB: 'pglite' },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'api-pg',
+          include: apiInclude,
+          exclude: [...unitInclude, 'server/src/**/*.pglite.test.ts'],
+          env: { TEST_DB: 'postgres' },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

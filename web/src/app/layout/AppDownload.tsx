@@ -1,0 +1,36 @@
+import type { ReactElement } from 'react';
+import { Button, Popover, QRCode, Typography } from 'antd';
+import { MobileOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * Shown to holders of permission appDownload. No native app is published yet, so the popover
+ * gives a code to open this console on a phone, and says so.
+ */
+export function AppDownload(): ReactElement {
+  const { t } = useTranslation('common');
+  const url = `${window.location.origin}${window.location.pathname}`;
+  return (
+    <Popover
+      trigger="click"
+      placement="bottomRight"
+      title={t('appDownload.title')}
+      content={
+        <div className="gs-app-download" data-testid="app-download-popover">
+          <QRCode value={url} size={132} bordered={false} />
+          <Typography.Paragraph type="secondary" className="gs-app-download-note">
+            {t('appDownload.note')}
+          </Typography.Paragraph>
+        </div>
+      }
+    >
+      <Button
+        type="text"
+        icon={<MobileOutlined />}
+        aria-label={t('appDownload.title')}
+        data-testid="app-download"
+        className="gs-header-action"
+      />
+    </Popover>
+  );
+}

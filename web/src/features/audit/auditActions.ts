@@ -1,0 +1,41 @@
+import { AUDIT_ACTIONS, auditRoutes, type AuditAction, type AuditRow, type Page } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
+
+/** The colour of an action's tag: failures and locks red, warnings orange, sign-ins green, changes blue. */
+export function actionColor(action: string): string {
+  if (action === 'login.failure' || action === 'login.locked') return 'red';
+  if (action === 'login.elsewhere' || action === 'login.kicked') return 'orange';
+  if (action === 'login.success') return 'green';
+  if (action === 'logout') return 'default';
+  return 'blue';
+}
+
+/** Audit actions grouped for the filter, in contract order. */
+export const ACTION_GROUPS: { key: string; actions: AuditAction[] }[] = [
+  {
+    key: 'session',
+    actions: AUDIT_ACTIONS.filter((a) => a.startsWith('login.') || a === 'logout' || a.startsWith('password.')),
+  },
+  { key: 'users', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('user.')) },
+  { key: 'roles', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('role.')) },
+  { key: 'permissions', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('permission.')) },
+];
+
+/** The translation key of an action code: 'audit:actions.<code with '.' replaced by '_'>'. */
+export const actionKey = (action: string): string => `actions.${action.replace(/\./g, '_')}`;
+
+export interface AuditListParams {
+  pageNum: number;
+  pageSize: number;
+  sortOrder: 'ascend' | 'descend';
+  account?: string | undefined;
+  action?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export const auditKeys = {
+  list: (p: AuditListParams) => ['audit', 'list', p] as const,
+};
+
+export const fetchAudit = (p: AuditListParams) => call<Page<AuditRow>>(auditRoutes.list, { ...p });

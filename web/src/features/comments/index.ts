@@ -1,0 +1,1 @@
+export { MessageBoard, type MessageBoardProps } from './MessageBoard.tsx';

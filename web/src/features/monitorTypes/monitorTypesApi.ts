@@ -1,0 +1,15 @@
+import { monitorTypesRoutes, type PlatformModule } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
+import { change } from './shared/query.ts';
+
+export const moduleKeys = {
+  all: ['site-modules'] as const,
+  of: (platformId: number) => ['site-modules', platformId] as const,
+};
+
+export const fetchSiteModules = (platformId: number) =>
+  call<PlatformModule[]>(monitorTypesRoutes.getModules, { platformId });
+export const bindModules = (platformId: number, moduleIds: number[]) =>
+  call<null>(monitorTypesRoutes.bindModules, { platformId, moduleId: moduleIds.join(',') }, change);
+export const unbindModule = (platformId: number, moduleId: number) =>
+  call<null>(monitorTypesRoutes.unbindModule, { platformId, moduleId }, change);

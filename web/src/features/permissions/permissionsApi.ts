@@ -1,0 +1,37 @@
+import { permissionsRoutes, type PermissionNode } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
+
+export interface PermissionFormValues {
+  name: string;
+  code: string;
+  type: 'menu' | 'common' | 'button';
+  path?: string;
+  parentId?: number | null;
+  sort?: number | null;
+}
+
+export const permissionKeys = {
+  tree: ['permissions', 'tree'] as const,
+};
+
+/** Changes are never cancelled by a later change to the same address. */
+const change = { keepEarlier: true } as const;
+
+export const fetchPermissionTree = () => call<PermissionNode[]>(permissionsRoutes.tree);
+
+function fields(v: PermissionFormValues) {
+  return {
+    name: v.name.trim(),
+    code: v.code.trim(),
+    type: v.type,
+    path: v.path?.trim() || undefined,
+    parentId: v.parentId ?? undefined,
+    sort: v.sort ?? 0,
+  };
+}
+
+export const addPermission = (v: PermissionFormValues) =>
+  call<{ id: number }>(permissionsRoutes.add, fields(v), change);
+export const editPermission = (id: number, v: PermissionFormValues) =>
+  call<null>(permissionsRoutes.edit, { id, ...fields(v) }, change);
+export const deletePermission = (id: number) => call<null>(permissionsRoutes.delete, { id }, change);

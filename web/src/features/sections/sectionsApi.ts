@@ -1,0 +1,95 @@
+import {
+  sectionsRoutes,
+  type CapacityRow,
+  type HeartWallBinding,
+  type Page,
+  type RiverWaterElevationRow,
+  type SectionRow,
+  type UpstreamPoint,
+  type WaterLevelSource,
+} from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
+
+export type SortOrder = 'ascend' | 'descend';
+export const SECTION_SORT_FIELDS = ['name', 'createdAt', 'platformName'] as const;
+export type SectionSortField = (typeof SECTION_SORT_FIELDS)[number];
+
+export interface SectionListParams {
+  pageNum: number;
+  pageSize: number;
+  sortField?: SectionSortField | undefined;
+  sortOrder?: SortOrder | undefined;
+  platformId?: number | undefined;
+  keyword?: string | undefined;
+}
+
+export interface SectionFormValues {
+  name: string;
+  info?: string | undefined;
+  bottomElevation?: number | null | undefined;
+}
+
+export interface RiverWaterListParams {
+  pageNum: number;
+  pageSize: number;
+  sortOrder?: SortOrder | undefined;
+  platformId?: number | undefined;
+  segmentId?: number | undefined;
+  startTime?: string | undefined;
+  endTime?: string | undefined;
+}
+
+export const sectionKeys = {
+  all: ['sections'] as const,
+  list: (p: SectionListParams) => ['sections', 'list', p] as const,
+  ofSite: (platformId: number) => ['sections', 'site', platformId] as const,
+  capacity: (platformId: number, segmentId: number | undefined) =>
+    ['sections', 'capacity', platformId, segmentId ?? null] as const,
+  heartWall: (segmentId: number) => ['sections', 'heartWall', segmentId] as const,
+  riverWater: (p: RiverWaterListParams) => ['sections', 'riverWater', p] as const,
+};
+
+/** Changes are never cancelled by a later change to the same address. */
+const change = { keepEarlier: true } as const;
+const text = (v: string | undefined): string | undefined => (v && v.trim() ? v.trim() : undefined);
+const fields = (v: SectionFormValues) => ({
+  name: v.name.trim(),
+  info: text(v.info),
+  bottomElevation: v.bottomElevation ?? undefined,
+});
+
+export const fetchSections = (p: SectionListParams) => call<Page<SectionRow>>(sectionsRoutes.list, { ...p });
+export const fetchSectionsOfSite = (platformId: number) =>
+  call<SectionRow[]>(sectionsRoutes.byPlatform, { platformId }, { keepEarlier: true });
+export const addSection = (platformId: number, v: SectionFormValues) =>
+  call<{ segmentId: number }>(sectionsRoutes.add, { platformId, ...fields(v) }, change);
+export const editSection = (segmentId: number, v: SectionFormValues) =>
+  call<null>(sectionsRoutes.edit, { segmentId, ...fields(v) }, change);
+export const deleteSection = (segmentId: number) => call<null>(sectionsRoutes.delete, { segmentId }, change);
+
+/** Lists of objects travel as JSON text in one form field (the contract parses it). */
+export const setUpstreamCoords = (segmentId: number, coords: UpstreamPoint[]) =>
+  call<null>(sectionsRoutes.setUpstreamCoords, { segmentId, coords: JSON.stringify(coords) }, change);
+export const setWaterLevel = (segmentId: number, source: WaterLevelSource, level: number | undefined) =>
+  call<null>(
+    sectionsRoutes.setWaterLevel,
+    { segmentId, source, level: source === 'manual' ? level : undefined },
+    change,
+  );
+
+export const fetchCapacity = (platformId: number, segmentId: number | undefined) =>
+  call<CapacityRow[]>(sectionsRoutes.capacityList, { platformId, segmentId }, { keepEarlier: true });
+export const saveCapacity = (platformId: number, segmentId: number | undefined, rows: CapacityRow[]) =>
+  call<null>(sectionsRoutes.setCapacityList, { platformId, segmentId, rows: JSON.stringify(rows) }, change);
+
+export const fetchHeartWall = (segmentId: number) =>
+  call<HeartWallBinding[]>(sectionsRoutes.heartWallDevices, { segmentId }, { keepEarlier: true });
+export const bindHeartWall = (segmentId: number, deviceIds: number[]) =>
+  call<null>(sectionsRoutes.bindHeartWallMany, { segmentId, deviceIds }, change);
+export const unbindHeartWall = (id: number) => call<null>(sectionsRoutes.deleteHeartWall, { id }, change);
+
+export const fetchRiverWater = (p: RiverWaterListParams) =>
+  call<Page<RiverWaterElevationRow>>(sectionsRoutes.riverWaterList, { ...p });
+export const addRiverWater = (segmentId: number, time: string, elevation: number) =>
+  call<{ id: number }>(sectionsRoutes.riverWaterAdd, { segmentId, time, elevation }, change);
+export const deleteRiverWater = (id: number) => call<null>(sectionsRoutes.riverWaterDelete, { id }, change);

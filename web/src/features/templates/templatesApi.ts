@@ -1,0 +1,90 @@
+import {
+  PLATFORM_TYPES,
+  platformsRoutes,
+  templatesRoutes,
+  type Page,
+  type PlatformRow,
+  type PlatformType,
+  type TemplateFieldKind,
+  type TemplateOwnerData,
+  type TemplateOwnerRow,
+  type TemplateRow,
+} from '@geosentry/contract';
+import { call, isCancel, request } from '../../shared/api.ts';
+import { hasPermission } from '../../shared/session.ts';
+
+export const templateKeys = {
+  all: ['templates'] as const,
+  list: ['templates', 'list'] as const,
+  owners: (menuId: number) => ['templates', 'owners', menuId] as const,
+  data: (owner: string) => ['templates', 'data', owner] as const,
+  sites: (kind: PlatformType) => ['templates', 'sites', kind] as const,
+};
+
+export const retryUnlessCancelled = (count: number, error: unknown): boolean => !isCancel(error) && count < 1;
+
+export interface FieldDraft {
+  name: string;
+  kind: TemplateFieldKind;
+  sort?: number | null | undefined;
+  /** The stored name of an existing field (a rename when it differs from name). */
+  orig?: string | undefined;
+}
+
+export interface TemplateDraft {
+  menuName: string;
+  menuCode?: string | undefined;
+  menuContext?: string | undefined;
+  directoryName: string;
+  fields?: FieldDraft[] | undefined;
+}
+
+const change = { keepEarlier: true } as const;
+
+export const fetchTemplates = () => call<TemplateRow[]>(templatesRoutes.getMenuList);
+export const fetchOwners = (menuId: number) => call<TemplateOwnerRow[]>(templatesRoutes.getOwnerByMenuId, { menuId });
+export const fetchOwnerData = (owner: string) =>
+  call<TemplateOwnerData[]>(templatesRoutes.getDataByOwner, { owner }, { keepEarlier: true });
+
+const fieldsJson = (fields: FieldDraft[] | undefined) =>
+  JSON.stringify((fields ?? []).map((f, i) => ({ name: f.name.trim(), kind: f.kind, sort: f.sort ?? (i + 1) * 10 })));
+const body = (d: TemplateDraft) => ({
+  menuName: d.menuName.trim(),
+  menuCode: d.menuCode?.trim() || undefined,
+  menuContext: d.menuContext?.trim() || undefined,
+  directoryName: d.directoryName.trim(),
+  fields: fieldsJson(d.fields),
+});
+
+export const addTemplate = (d: TemplateDraft) => call<{ menuId: number }>(templatesRoutes.addMenu, body(d), change);
+export const editTemplate = (menuId: number, d: TemplateDraft) =>
+  call<null>(templatesRoutes.updateMenu, { menuId, ...body(d) }, change);
+export const deleteTemplate = (menuId: number) => call<null>(templatesRoutes.deleteMenu, { menuId }, change);
+export const bindTemplate = (menuId: number, owner: string) =>
+  call<null>(templatesRoutes.bind, { menuId, owner }, change);
+export const unbindTemplate = (menuId: number, owner: string) =>
+  call<null>(templatesRoutes.unbind, { menuId, owner }, change);
+export const saveValues = (menuId: number, owner: string, data: Record<string, unknown>) =>
+  call<null>(templatesRoutes.updateObject, { menuId, owner, data: JSON.stringify(data) }, change);
+export const renameField = (menuId: number, oldField: string, newField: string) =>
+  call<null>(templatesRoutes.renameField, { menuId, oldField, newField }, change);
+export const deleteField = (menuId: number, key: string) =>
+  call<null>(templatesRoutes.deleteField, { menuId, key }, change);
+
+/** The site kinds whose lists the signed-in user may read (information:platform:<kind>; super admin: all). */
+export const readableKinds = (): PlatformType[] =>
+  PLATFORM_TYPES.filter((k) => hasPermission(`information:platform:${k}`));
+
+export const fetchSites = (kind: PlatformType) =>
+  request<Page<PlatformRow>>(
+    'GET',
+    platformsRoutes.list.path.replace(':type', kind),
+    { pageNum: 1, pageSize: 1000 },
+    { keepEarlier: true, silent: true },
+  ).then((p) => p.list);
+
+/** The site id an owner names (platform:<id>), for attaching uploads to it. */
+export function siteOfOwner(owner: string): number | undefined {
+  const m = /^platform:(\d+)$/.exec(owner);
+  return m ? Number(m[1]) : undefined;
+}

@@ -1,0 +1,65 @@
+import {
+  terminalsRoutes,
+  TERMINAL_SORT_FIELDS,
+  type Page,
+  type TerminalKeyAnswer,
+  type TerminalRow,
+  type TerminalStatus,
+} from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
+import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
+import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
+
+export { TERMINAL_SORT_FIELDS };
+
+export interface TerminalListParams extends PagedParams {
+  keyword?: string | undefined;
+  platformId?: number | undefined;
+  status?: TerminalStatus | undefined;
+}
+
+export interface TerminalFormValues {
+  platformId: number;
+  name: string;
+  serial: string;
+  manufacturer?: string;
+  model?: string;
+  protocolType: string;
+  port?: number | null;
+  type?: string;
+  parentId?: number | null;
+  status?: TerminalStatus;
+}
+
+export const terminalKeys = {
+  all: ['terminals'] as const,
+  list: (p: TerminalListParams) => ['terminals', 'list', p] as const,
+  ofSite: (platformId: number | undefined) => ['terminals', 'all', platformId ?? null] as const,
+};
+
+export const fetchTerminals = (p: TerminalListParams) => call<Page<TerminalRow>>(terminalsRoutes.list, { ...p });
+/** Every terminal of the caller's scope, or of one site (pickers). */
+export const fetchAllTerminals = (platformId?: number) =>
+  call<TerminalRow[]>(terminalsRoutes.all, { platformId }, picker);
+
+function fields(v: TerminalFormValues) {
+  return {
+    platformId: v.platformId,
+    name: v.name.trim(),
+    serial: v.serial.trim(),
+    manufacturer: blankToUndefined(v.manufacturer),
+    model: blankToUndefined(v.model),
+    protocolType: v.protocolType.trim(),
+    port: v.port ?? undefined,
+    type: blankToUndefined(v.type),
+    parentId: v.parentId ?? undefined,
+    status: v.status,
+  };
+}
+
+export const addTerminal = (v: TerminalFormValues) => call<TerminalKeyAnswer>(terminalsRoutes.add, fields(v), change);
+export const editTerminal = (terminalId: number, v: TerminalFormValues) =>
+  call<null>(terminalsRoutes.edit, { terminalId, ...fields(v) }, change);
+export const deleteTerminal = (terminalId: number) => call<null>(terminalsRoutes.delete, { terminalId }, change);
+export const rotateTerminalKey = (terminalId: number) =>
+  call<TerminalKeyAnswer>(terminalsRoutes.rotateKey, { terminalId }, change);

@@ -1,0 +1,390 @@
+import { useMemo, useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  Button,
+  Card,
+  Flex,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Switch,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+  message,
+} from 'antd';
+import type { TableColumnsType, TableProps } from 'antd';
+import { PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
+import type { UserRow } from '@geosentry/contract';
+import { PageHeaderCard } from './ui/PageHeaderCard.tsx';
+import { useTableScrollY } from './ui/useTableScrollY.ts';
+import { mayUse, readCurrentUser } from './ui/currentUser.ts';
+import { formatTime } from './ui/formatTime.ts';
+import {
+  USER_SORT_FIELDS,
+  deleteUser,
+  enableUser,
+  fetchAllRoles,
+  fetchSiteOptions,
+  fetchUsers,
+  retryUnlessCancelled,
+  userKeys,
+  type UserListParams,
+  type UserSortField,
+} from './usersApi.ts';
+import { UserFormDrawer } from './UserFormDrawer.tsx';
+import { ResetPasswordModal } from './ResetPasswordModal.tsx';
+
+const PAGE_SIZES = [10, 20, 50, 100];
+const isSortField = (v: unknown): v is UserSortField =>
+  typeof v === 'string' && (USER_SORT_FIELDS as readonly string[]).includes(v);
+
+/** System > Users: server-paged, sorted and filtered accounts, with add, edit, enable, reset password and delete. */
+export default function UsersPage() {
+  const { t } = useTranslation('users');
+  const queryClient = useQueryClient();
+  const [msg, msgHolder] = message.useMessage();
+  const [modal, modalHolder] = Modal.useModal();
+  const [tableTop, scrollY] = useTableScrollY();
+  const me = useMemo(readCurrentUser, []);
+  const canSeeSites = mayUse(me, 'system:data');
+
+  const [params, setParams] = useState<UserListParams>({ pageNum: 1, pageSize: 20 });
+  const [keywordInput, setKeywordInput] = useState('');
+  const [editing, setEditing] = useState<UserRow | null | undefined>(undefined);
+  const [resetting, setResetting] = useState<UserRow | null>(null);
+  const [switching, setSwitching] = useState<number | null>(null);
+
+  const list = useQuery({
+    queryKey: userKeys.list(params),
+    queryFn: () => fetchUsers(params),
+    placeholderData: keepPreviousData,
+    retry: retryUnlessCancelled,
+  });
+  const roles = useQuery({ queryKey: userKeys.roles, queryFn: fetchAllRoles, retry: retryUnlessCancelled });
+  const sites = useQuery({
+    queryKey: userKeys.sites,
+    queryFn: fetchSiteOptions,
+    enabled: canSeeSites,
+    retry: retryUnlessCancelled,
+  });
+  const siteNames = useMemo(() => new Map((sites.data ?? []).map((s) => [s.platformId, s.name])), [sites.data]);
+
+  // User counts of roles change with users, so the role lists are refreshed too.
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: userKeys.all }),
+      queryClient.invalidateQueries({ queryKey: ['roles'] }),
+    ]);
+
+  const enable = useMutation({
+    mutationFn: (v: { id: number; enabled: boolean }) => enableUser(v.id, v.enabled),
+    onMutate: (v) => setSwitching(v.id),
+    onSettled: () => setSwitching(null),
+    onSuccess: (_d, v) => {
+      void msg.success(t(v.enabled ? 'messages.enabled' : 'messages.disabled'));
+      void refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => deleteUser(id),
+    onSuccess: () => {
+      void msg.success(t('messages.deleted'));
+      if ((list.data?.list.length ?? 0) <= 1 && params.pageNum > 1)
+        setParams((p) => ({ ...p, pageNum: p.pageNum - 1 }));
+      void refresh();
+    },
+  });
+
+  const setFilter = (patch: Partial<UserListParams>) => setParams((p) => ({ ...p, ...patch, pageNum: 1 }));
+  const resetFilters = () => {
+    setKeywordInput('');
+    setParams((p) => ({ pageNum: 1, pageSize: p.pageSize, sortField: p.sortField, sortOrder: p.sortOrder }));
+  };
+
+  const onToggle = (row: UserRow, enabled: boolean) => {
+    if (enabled) {
+      enable.mutate({ id: row.id, enabled });
+      return;
+    }
+    void modal.confirm({
+      title: t('confirm.disableTitle', { account: row.account }),
+      content: t('confirm.disableContent'),
+      okText: t('confirm.disableOk'),
+      okButtonProps: { danger: true },
+      cancelText: t('common.cancel'),
+      onOk: () => enable.mutateAsync({ id: row.id, enabled }).catch(() => undefined),
+    });
+  };
+
+  const onTableChange: TableProps<UserRow>['onChange'] = (pagination, _filters, sorter) => {
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    const field = s?.order && isSortField(s.columnKey) ? s.columnKey : undefined;
+    setParams((p) => {
+      const sortChanged = field !== p.sortField || (field ? s?.order : undefined) !== p.sortOrder;
+      const pageSize = pagination.pageSize ?? p.pageSize;
+      return {
+        ...p,
+        sortField: field,
+        sortOrder: field ? (s?.order ?? undefined) : undefined,
+        pageSize,
+        pageNum: sortChanged || pageSize !== p.pageSize ? 1 : (pagination.current ?? 1),
+      };
+    });
+  };
+
+  const sortOrderOf = (field: UserSortField) => (params.sortField === field ? (params.sortOrder ?? null) : null);
+
+  const columns: TableColumnsType<UserRow> = [
+    {
+      title: t('fields.account'),
+      dataIndex: 'account',
+      key: 'account',
+      width: 160,
+      fixed: 'left',
+      sorter: true,
+      sortOrder: sortOrderOf('account'),
+      render: (v: string, row) => (
+        <Flex gap={6} align="center">
+          <Typography.Text strong>{v}</Typography.Text>
+          {row.id === me.id ? <Tag color="processing">{t('self.tag')}</Tag> : null}
+        </Flex>
+      ),
+    },
+    {
+      title: t('fields.name'),
+      dataIndex: 'name',
+      key: 'name',
+      width: 140,
+      sorter: true,
+      sortOrder: sortOrderOf('name'),
+      ellipsis: true,
+    },
+    {
+      title: t('fields.role'),
+      dataIndex: 'roleName',
+      key: 'roleName',
+      width: 150,
+      sorter: true,
+      sortOrder: sortOrderOf('roleName'),
+      render: (v: string, row) => <Tag color={row.roleCode === 'superAdmin' ? 'gold' : 'blue'}>{v}</Tag>,
+    },
+    { title: t('fields.phone'), dataIndex: 'phone', key: 'phone', width: 140, render: (v: string | null) => v ?? '-' },
+    {
+      title: t('fields.email'),
+      dataIndex: 'email',
+      key: 'email',
+      width: 200,
+      ellipsis: true,
+      render: (v: string | null) => v ?? '-',
+    },
+    {
+      title: t('fields.area'),
+      dataIndex: 'area',
+      key: 'area',
+      width: 140,
+      ellipsis: true,
+      render: (v: string | null) => v ?? '-',
+    },
+    {
+      title: t('fields.dataScope'),
+      key: 'scope',
+      width: 130,
+      render: (_v, row) => {
+        if (row.scopeAll) return <Tag color="green">{t('scope.all')}</Tag>;
+        const names = row.platformIds.map((id) => siteNames.get(id) ?? `#${id}`);
+        const tag = <Tag>{t('scope.count', { count: row.platformIds.length })}</Tag>;
+        return names.length ? <Tooltip title={names.join(', ')}>{tag}</Tooltip> : tag;
+      },
+    },
+    {
+      title: t('fields.enabled'),
+      dataIndex: 'enabled',
+      key: 'enabled',
+      width: 110,
+      sorter: true,
+      sortOrder: sortOrderOf('enabled'),
+      render: (v: boolean, row) => {
+        const self = row.id === me.id;
+        const sw = (
+          <Switch
+            size="small"
+            checked={v}
+            data-testid="user-enabled"
+            disabled={self && v}
+            loading={switching === row.id}
+            checkedChildren={t('status.on')}
+            unCheckedChildren={t('status.off')}
+            onChange={(checked) => onToggle(row, checked)}
+          />
+        );
+        return self && v ? <Tooltip title={t('self.cannotDisable')}>{sw}</Tooltip> : sw;
+      },
+    },
+    {
+      title: t('fields.lastLogin'),
+      dataIndex: 'lastLoginAt',
+      key: 'lastLoginAt',
+      width: 170,
+      sorter: true,
+      sortOrder: sortOrderOf('lastLoginAt'),
+      render: (v: string | null) =>
+        v ? formatTime(v) : <Typography.Text type="secondary">{t('list.never')}</Typography.Text>,
+    },
+    {
+      title: t('fields.createdAt'),
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      width: 170,
+      sorter: true,
+      sortOrder: sortOrderOf('createdAt'),
+      render: (v: string) => formatTime(v),
+    },
+    {
+      title: t('fields.actions'),
+      key: 'actions',
+      width: 240,
+      fixed: 'right',
+      render: (_v, row) => {
+        const self = row.id === me.id;
+        return (
+          <Flex gap={0} wrap={false}>
+            <Button
+              type="link"
+              size="small"
+
+              data-testid="user-edit"
+              onClick={() => setEditing(row)}
+            >
+              {t('actions.edit')}
+            </Button>
+            <Button
+              type="link"
+              size="small"
+
+              data-testid="user-reset-password"
+              onClick={() => setResetting(row)}
+            >
+              {t('actions.resetPassword')}
+            </Button>
+            {self ? (
+              <Tooltip title={t('self.cannotDelete')}>
+                <Button type="link" size="small" danger disabled>
+                  {t('actions.delete')}
+                </Button>
+              </Tooltip>
+            ) : (
+              <Popconfirm
+                title={t('confirm.deleteTitle', { account: row.account })}
+                description={t('confirm.deleteContent')}
+                okText={t('actions.delete')}
+                okButtonProps={{ danger: true, 'data-testid': 'user-delete-confirm' }}
+                cancelText={t('common.cancel')}
+                onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
+              >
+                <Button type="link" size="small" danger data-testid="user-delete">
+                  {t('actions.delete')}
+                </Button>
+              </Popconfirm>
+            )}
+          </Flex>
+        );
+      },
+    },
+  ];
+
+  return (
+    <Flex vertical gap={16}>
+      {msgHolder}
+      {modalHolder}
+      <PageHeaderCard icon={<TeamOutlined />} title={t('title')} description={t('description')} />
+      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
+        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
+          <Flex gap={12} wrap align="center">
+            <Input.Search
+              allowClear
+              data-testid="user-search"
+              style={{ width: 260 }}
+              placeholder={t('filters.keyword')}
+              value={keywordInput}
+              onChange={(e) => setKeywordInput(e.target.value)}
+              onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+            />
+            <Select<number>
+              allowClear
+              style={{ width: 180 }}
+              placeholder={t('filters.role')}
+              value={params.roleId}
+              loading={roles.isLoading}
+              options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
+              onChange={(v) => setFilter({ roleId: v ?? undefined })}
+            />
+            <Select<'true' | 'false'>
+              allowClear
+              style={{ width: 150 }}
+              placeholder={t('filters.status')}
+              value={params.enabled === undefined ? undefined : params.enabled ? 'true' : 'false'}
+              options={[
+                { value: 'true', label: t('status.enabled') },
+                { value: 'false', label: t('status.disabled') },
+              ]}
+              onChange={(v) => setFilter({ enabled: v === undefined ? undefined : v === 'true' })}
+            />
+            <Button onClick={resetFilters}>{t('filters.reset')}</Button>
+          </Flex>
+          <Flex gap={8}>
+            <Tooltip title={t('actions.reload')}>
+              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
+            </Tooltip>
+            <Button type="primary" icon={<PlusOutlined />} data-testid="user-add" onClick={() => setEditing(null)}>
+              {t('actions.add')}
+            </Button>
+          </Flex>
+        </Flex>
+        <div ref={tableTop}>
+          <Table<UserRow>
+            rowKey="id"
+            size="middle"
+            data-testid="user-table"
+            columns={columns}
+            dataSource={list.data?.list ?? []}
+            loading={list.isFetching}
+            onChange={onTableChange}
+            scroll={{ x: 1800, y: scrollY }}
+            pagination={{
+              current: params.pageNum,
+              pageSize: params.pageSize,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZES,
+              showTotal: (total) => t('list.total', { count: total }),
+            }}
+          />
+        </div>
+      </Card>
+      <UserFormDrawer
+        open={editing !== undefined}
+        user={editing ?? null}
+        selfId={me.id}
+        canEditScope={canSeeSites}
+        onClose={() => setEditing(undefined)}
+        onSaved={(added) => {
+          void msg.success(t(added ? 'messages.added' : 'messages.saved'));
+          setEditing(undefined);
+          void refresh();
+        }}
+      />
+      <ResetPasswordModal
+        user={resetting}
+        onClose={() => setResetting(null)}
+        onDone={() => {
+          void msg.success(t('messages.passwordReset'));
+          setResetting(null);
+        }}
+      />
+    </Flex>
+  );
+}

@@ -1,0 +1,151 @@
+import { statusKind, type Envelope } from '@geosentry/contract';
+import { clearSession, getToken } from './storage.ts';
+import i18n, { currentLanguage } from './i18n.ts';
+
+/** Request timeout (spec §7, §9). */
+export const REQUEST_TIMEOUT_MS = 300_000;
+
+/** A failed call: an error status from the server, a timeout, or a network error. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number | 'ECONNABORTED' | 'network',
+    message: string,
+    readonly data: unknown = null,
+  ) {
+    super(message);
+  }
+}
+
+type Params = Record<string, unknown>;
+
+/** Listeners the shell installs: warnings shown as messages, errors shown as messages, session end. */
+export const apiEvents = {
+  onWarning: (_info: string): void => undefined,
+  onError: (_info: string): void => undefined,
+  onSessionEnd: (_info: string): void => undefined,
+  onLoading: (_pending: number): void => undefined,
+};
+
+const inflight = new Map<string, AbortController>();
+let pending = 0;
+
+function encodeForm(body: Params): URLSearchParams {
+  const f = new URLSearchParams();
+  for (const [k, v] of Object.entries(body)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) for (const x of v) f.append(k, String(x));
+    else f.append(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+  }
+  return f;
+}
+
+function query(params: Params = {}): string {
+  const f = encodeForm(params).toString();
+  return f ? `?${f}` : '';
+}
+
+export interface RequestOptions {
+  /** Show the loading overlay (spec §7: elements with ajax-load). */
+  loading?: boolean;
+  /** Keep an earlier identical request alive instead of cancelling it. */
+  keepEarlier?: boolean;
+  /** Do not show errors as messages (the caller handles them). */
+  silent?: boolean;
+}
+
+/**
+ * Calls the API: token and language headers, POST bodies form-encoded, 300 s timeout, a new request
+ * to the same URL cancels the earlier one (cancelled requests are silent), warnings are shown but
+ * their data returned, session-ending statuses clear storage and go to /login.
+ */
+export async function request<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  params: Params = {},
+  opts: RequestOptions = {},
+): Promise<T> {
+  const url = method === 'GET' ? path + query(params) : path;
+  const key = `${method} ${path}`;
+  if (!opts.keepEarlier) inflight.get(key)?.abort();
+  const ctrl = new AbortController();
+  inflight.set(key, ctrl);
+  const timer = setTimeout(() => ctrl.abort('timeout'), REQUEST_TIMEOUT_MS);
+  if (opts.loading) apiEvents.onLoading(++pending);
+  try {
+    const headers: Record<string, string> = { language: currentLanguage() };
+    const token = getToken();
+    if (token) headers.token = token;
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers:
+          method === 'POST'
+            ? { ...headers, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' }
+            : headers,
+        body: method === 'POST' ? encodeForm(params) : undefined,
+        signal: ctrl.signal,
+      });
+    } catch (e) {
+      if (ctrl.signal.aborted && ctrl.signal.reason === 'timeout') {
+        const err = new ApiError('ECONNABORTED', i18n.t('common:error.timeout'));
+        if (!opts.silent) apiEvents.onError(err.message);
+        throw err;
+      }
+      if (ctrl.signal.aborted) throw new DOMException('cancelled', 'AbortError');
+      const err = new ApiError('network', i18n.t('common:error.network', { detail: (e as Error).message }));
+      if (!opts.silent) apiEvents.onError(err.message);
+      throw err;
+    }
+    const env = (await res.json()) as Envelope<T>;
+    switch (statusKind(env.status)) {
+      case 'success':
+        return env.data;
+      case 'warning':
+        apiEvents.onWarning(env.info);
+        return env.data;
+      case 'sessionEnd':
+        clearSession();
+        apiEvents.onSessionEnd(env.info);
+        throw new ApiError(env.status, env.info, env.data);
+      default: {
+        if (!opts.silent) apiEvents.onError(env.info);
+        throw new ApiError(env.status, env.info, env.data);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    if (inflight.get(key) === ctrl) inflight.delete(key);
+    if (opts.loading) apiEvents.onLoading(--pending);
+  }
+}
+
+/** Calls the API and returns the whole envelope (for callers that act on warning statuses, like login). */
+export async function requestEnvelope<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  params: Params = {},
+): Promise<Envelope<T>> {
+  const headers: Record<string, string> = { language: currentLanguage() };
+  const token = getToken();
+  if (token) headers.token = token;
+  const url = method === 'GET' ? path + query(params) : path;
+  const res = await fetch(url, {
+    method,
+    headers:
+      method === 'POST' ? { ...headers, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' } : headers,
+    body: method === 'POST' ? encodeForm(params) : undefined,
+  });
+  return (await res.json()) as Envelope<T>;
+}
+
+export const isCancel = (e: unknown): boolean => e instanceof DOMException && e.name === 'AbortError';
+
+/** Calls a route of the contract's route table. */
+export function call<T>(
+  route: { method: 'GET' | 'POST'; path: string },
+  params: Params = {},
+  opts: RequestOptions = {},
+): Promise<T> {
+  return request<T>(route.method, route.path, params, opts);
+}
