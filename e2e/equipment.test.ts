@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { signLogin } from '@geosentry/contract';
-import { ADMIN_PASSWORD, launchBrowser, newPage, shot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, launchBrowser, loginAs, newPage, shot, startServer, type RunningServer } from './harness.ts';
 
 interface Envelope<T> {
   status: number;
@@ -62,14 +62,7 @@ async function loginHere(page: Page, url: string): Promise<void> {
     page.on('pageerror', (e) => console.log('pageerror', e.message));
     page.on('console', (m) => m.type() === 'error' && console.log('console', m.text()));
   }
-  await page.goto(`${url}/#/login`);
-  await page.locator('#account').fill('admin');
-  await page.locator('#password').fill(ADMIN_PASSWORD);
-  await page.locator('button[type=submit]').click();
-  const confirm = page.locator('[data-testid="login-elsewhere-confirm"]');
-  await Promise.race([page.waitForURL(/#\/home/), confirm.waitFor()]);
-  if (await confirm.isVisible()) await confirm.click();
-  await page.waitForURL(/#\/home/);
+  await loginAs(page, url, 'admin', ADMIN_PASSWORD);
 }
 
 /** Opens an antd Select (by the id of its input), optionally types to filter, and picks the option. */

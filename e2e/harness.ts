@@ -109,3 +109,38 @@ export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
 }
+
+/**
+ * Logs in through the login page, ending another open session of the account when the server
+ * says there is one. Tolerates a slow machine: it watches for the landing page, the "logged in
+ * elsewhere" dialog and an error notice, and submits again (fresh signature) if the form shows an
+ * error; on failure it says what the page showed.
+ */
+export async function loginAs(page: Page, url: string, account: string, password: string): Promise<void> {
+  await page.goto(`${url}/#/login`);
+  await page.locator('#account').fill(account);
+  await page.locator('#password').fill(password);
+  const submit = page.locator('button[type=submit]');
+  const confirm = page.locator('[data-testid="login-elsewhere-confirm"]');
+  const notice = page.locator('.gs-login-card .ant-alert');
+  await submit.click();
+  const deadline = Date.now() + 90_000;
+  let retries = 0;
+  let lastNotice = '';
+  while (Date.now() < deadline) {
+    if (/#\/home/.test(page.url())) return;
+    if (await confirm.isVisible().catch(() => false)) {
+      await confirm.click().catch(() => undefined);
+    } else if (await notice.isVisible().catch(() => false)) {
+      lastNotice = (await notice.textContent().catch(() => '')) ?? '';
+      if (retries < 2 && (await submit.isEnabled().catch(() => false))) {
+        retries++;
+        if (!(await page.locator('#password').inputValue())) await page.locator('#password').fill(password);
+        await submit.click().catch(() => undefined);
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  await shot(page, `login-failed-${account}`).catch(() => undefined);
+  throw new Error(`login as ${account} did not reach the home page; url ${page.url()}; notice: ${lastNotice || 'none'}`);
+}

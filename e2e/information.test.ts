@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, ROOT, SHOTS, launchBrowser, newPage, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, ROOT, SHOTS, launchBrowser, loginAs, newPage, startServer, type RunningServer } from './harness.ts';
 
 /**
  * The information screens in a real browser: sites of every kind, enterprises, sections and regions are
@@ -114,19 +114,7 @@ const KIND_PATHS: Record<Kind, string> = {
 const KINDS = Object.keys(KIND_PATHS) as Kind[];
 
 async function login(page: Page, url: string): Promise<void> {
-  await page.goto(`${url}/#/login`);
-  await page.locator('#account').fill('admin');
-  await page.locator('#password').fill(ADMIN_PASSWORD);
-  await page.locator('button[type=submit]').click();
-  const confirm = page.locator('[data-testid="login-elsewhere-confirm"]');
-  await Promise.race([page.waitForURL(/#\/home/), confirm.waitFor()]);
-  if (await confirm.isVisible()) await confirm.click();
-  try {
-    await page.waitForURL(/#\/home/);
-  } catch (e) {
-    await snap(page, 'login-failed');
-    throw e;
-  }
+  await loginAs(page, url, 'admin', ADMIN_PASSWORD);
 }
 
 /** The open dropdown of a select or cascader. */

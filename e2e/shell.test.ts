@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, launchBrowser, newPage, shot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, launchBrowser, loginAs, newPage, shot, startServer, type RunningServer } from './harness.ts';
 
 const LANGS = [
   { locale: 'en-US', lang: 'en', login: 'User login', home: 'Home', users: 'Users' },
@@ -17,11 +17,7 @@ async function login(page: Page, url: string, account: string, password: string)
 
 /** Logs in, ending another open session of the account if the server says there is one. */
 async function loginHere(page: Page, url: string, account: string, password: string): Promise<void> {
-  await login(page, url, account, password);
-  const confirm = page.locator('[data-testid="login-elsewhere-confirm"]');
-  await Promise.race([page.waitForURL(/#\/home/), confirm.waitFor()]);
-  if (await confirm.isVisible()) await confirm.click();
-  await page.waitForURL(/#\/home/);
+  await loginAs(page, url, account, password);
 }
 
 describe('console shell in a real browser', () => {

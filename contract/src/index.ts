@@ -18,3 +18,4 @@ export * from './externalFiles/index.ts';
 export * from './files/index.ts';
 export * from './templates/index.ts';
 export * from './comments/index.ts';
+export * from './ingest/index.ts';

@@ -38,6 +38,9 @@ import { registerExternalFiles } from './modules/externalFiles/externalFiles.rou
 import { registerFiles } from './modules/files/files.routes.ts';
 import { registerTemplates } from './modules/templates/templates.routes.ts';
 import { registerComments } from './modules/comments/comments.routes.ts';
+import { IngestService } from './modules/ingest/ingest.service.ts';
+import { registerIngest } from './modules/ingest/ingest.routes.ts';
+import { connectExternalBroker, startEmbeddedBroker, type MqttIngest } from './modules/ingest/ingest.mqtt.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,6 +53,10 @@ export interface BuiltApp {
   ctx: AppContext;
   /** The first super administrator's password, when it was generated at this start. */
   generatedAdminPassword: string | null;
+  /** Device ingest (its writer, counters and listeners). */
+  ingest: IngestService;
+  /** The MQTT side: the embedded broker's port, or null with an external broker or none. */
+  mqtt: MqttIngest | null;
   close(): Promise<void>;
 }
 
@@ -215,12 +222,14 @@ export async function buildApp(
   registerFiles(app, ctx);
   registerTemplates(app, ctx);
   registerComments(app, ctx);
+  const ingest = new IngestService(ctx);
+  registerIngest(app, ctx, ingest);
 
   // Browser socket: authenticated by the session token (query ?token=, as browsers cannot set headers).
   app.get('/api/v2/ws', { websocket: true, config: { permission: LOGIN } }, (socket, req) => {
     resolveSession(db, tokenOf(req), config.sessionIdleMs)
       .then((user) => {
-        hub.add(user.sessionId, socket);
+        hub.add(user.sessionId, socket, user.scope);
         socket.send(JSON.stringify({ type: 'hello', userId: user.id }));
       })
       .catch((e: unknown) => {
@@ -254,6 +263,11 @@ export async function buildApp(
     app.log.info({ sites: demo.sites, devices: demo.devices }, 'demo portfolio seeded');
   }
 
+  ingest.start();
+  let mqttIngest: MqttIngest | null = null;
+  if (config.mqttUrl) mqttIngest = await connectExternalBroker(ctx, ingest, config.mqttUrl);
+  else if (config.mqttPort >= 0) mqttIngest = await startEmbeddedBroker(ctx, ingest, config.mqttPort);
+
   const purge = setInterval(() => void purgeExpired(db).catch(() => undefined), 10 * 60_000);
   purge.unref();
 
@@ -262,8 +276,12 @@ export async function buildApp(
     ctx,
     routes,
     generatedAdminPassword: seeded.generatedPassword,
+    ingest,
+    mqtt: mqttIngest,
     async close() {
       clearInterval(purge);
+      await mqttIngest?.close();
+      await ingest.close();
       hub.closeAll();
       await app.close();
       if (!opts.db) await db.close();

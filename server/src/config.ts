@@ -6,6 +6,7 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Port of the embedded broker; 0 picks a free port, -1 runs none (HTTP ingest only). */
   mqttPort: number;
   mqttUrl: string | null;
   captcha: boolean;
@@ -22,6 +23,14 @@ export interface Config {
   logLevel: string;
   /** Idle time after which a session ends (spec §9: 2 hours). */
   sessionIdleMs: number;
+  /** Sustained readings per second one device may send (a burst of 10 s worth is allowed). */
+  ingestDeviceRate: number;
+  /** Readings waiting for the writer at most before producers are held back. */
+  ingestMaxQueue: number;
+  /** Months of raw readings kept (0: keep all). Rollups are kept. */
+  retentionMonths: number;
+  /** Offline hours for devices that have none set. */
+  defaultOfflineHours: number;
 }
 
 const on = (v: string | undefined, dflt: boolean): boolean =>
@@ -49,6 +58,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? path.join(here, '../../web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
     sessionIdleMs: Number(env.SESSION_IDLE_MINUTES ?? 120) * 60_000,
+    ingestDeviceRate: Number(env.INGEST_DEVICE_RATE ?? 200),
+    ingestMaxQueue: Number(env.INGEST_MAX_QUEUE ?? 50_000),
+    retentionMonths: Number(env.RETENTION_MONTHS ?? 0),
+    defaultOfflineHours: Number(env.DEFAULT_OFFLINE_HOURS ?? 24),
     ...overrides,
   };
 }

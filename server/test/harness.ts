@@ -51,6 +51,8 @@ export interface TestApp {
   app: Awaited<ReturnType<typeof buildApp>>['app'];
   ctx: Awaited<ReturnType<typeof buildApp>>['ctx'];
   routes: Awaited<ReturnType<typeof buildApp>>['routes'];
+  /** The whole built app (ingest service, MQTT side). */
+  built: Awaited<ReturnType<typeof buildApp>>;
   db: Db;
   config: Config;
   close(): Promise<void>;
@@ -87,6 +89,8 @@ export async function testApp(overrides: Partial<Config> = {}): Promise<TestApp>
       webDist: null,
       logLevel: 'silent',
       databaseUrl: fresh.url,
+      mqttPort: -1,
+      mqttUrl: null,
       ...overrides,
     },
   );
@@ -97,6 +101,7 @@ export async function testApp(overrides: Partial<Config> = {}): Promise<TestApp>
     app,
     ctx: built.ctx,
     routes: built.routes,
+    built,
     db: fresh.db,
     config,
     async close() {

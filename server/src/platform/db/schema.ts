@@ -212,6 +212,8 @@ export interface Database {
     params: ColumnType<unknown, string | undefined, string>;
     state: Generated<string>;
     last_seen_at: Date | null;
+    last_reading_at: Date | null;
+    last_values: ColumnType<unknown, string | undefined, string>;
     created_at: Stamp;
     updated_at: Stamp;
   };
@@ -311,5 +313,34 @@ export interface Database {
     author_name: string;
     created_at: Stamp;
   };
+  // 0005_readings: raw readings (partitioned by month), rollups, ingest rejections.
+  readings: { device_id: number; ts: Date; vals: Json; received_at: Stamp };
+  readings_hourly: {
+    device_id: number;
+    quantity: string;
+    bucket: Date;
+    n: number;
+    total: number;
+    min_v: number;
+    max_v: number;
+    first_ts: Date;
+    first_v: number;
+    last_ts: Date;
+    last_v: number;
+  };
+  readings_daily: {
+    device_id: number;
+    quantity: string;
+    bucket: Date;
+    n: number;
+    total: number;
+    min_v: number;
+    max_v: number;
+    first_ts: Date;
+    first_v: number;
+    last_ts: Date;
+    last_v: number;
+  };
+  ingest_rejections: { day: string; reason: string; n: number };
   schema_migrations: { version: number; name: string; applied_at: Stamp };
 }

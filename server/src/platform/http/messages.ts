@@ -507,6 +507,13 @@ export const MESSAGES = {
     zh: '只有作者或超级管理员可以删除',
     ko: '작성자 또는 최고 관리자만 삭제할 수 있습니다',
   },
+  // Device ingest (the answer's data carries the reason code and detail).
+  ingestStored: { en: '{stored} stored, {duplicates} already stored', zh: '已保存 {stored} 条，{duplicates} 条此前已保存', ko: '{stored}건 저장, {duplicates}건은 이미 저장됨' },
+  ingestBadPayload: { en: 'The readings were refused: {detail}', zh: '数据被拒绝：{detail}', ko: '측정값이 거부되었습니다: {detail}' },
+  ingestBadCredentials: { en: 'Unknown terminal or wrong key', zh: '终端不存在或密钥错误', ko: '알 수 없는 단말기이거나 키가 틀렸습니다' },
+  ingestNotYourDevice: { en: 'The terminal may not send for device {detail}', zh: '该终端无权发送设备 {detail} 的数据', ko: '이 단말기는 {detail} 장치의 데이터를 보낼 수 없습니다' },
+  ingestRateLimited: { en: 'Too many readings for this device; try again in {seconds} s', zh: '该设备数据过多，请 {seconds} 秒后重试', ko: '이 장치의 측정값이 너무 많습니다. {seconds}초 후 다시 시도하세요' },
+  ingestOverloaded: { en: 'The server is busy; try again in {seconds} s', zh: '服务器繁忙，请 {seconds} 秒后重试', ko: '서버가 바쁩니다. {seconds}초 후 다시 시도하세요' },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,0 +1,128 @@
+import net from 'node:net';
+import { Aedes } from 'aedes';
+import mqtt, { type MqttClient } from 'mqtt';
+import { READING_TOPIC_FILTER, deviceOfTopic } from '@geosentry/contract';
+import type { AppContext } from '../../platform/context.ts';
+import type { IngestService, TerminalIdentity } from './ingest.service.ts';
+
+/** Reasons after which the publishing connection is closed (MQTT 3.1.1 has no negative PUBACK). */
+const DISCONNECT = new Set(['notYourDevice', 'badCredentials']);
+
+export interface MqttIngest {
+  /** The port the embedded broker listens on (null with an external broker). */
+  port: number | null;
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded broker (aedes) on MQTT_PORT. A terminal connects with username = terminal id and
+ * password = its key, and publishes on devices/{number}/readings for its own devices. The reading is
+ * stored inside authorizePublish, so aedes sends the QoS 1 PUBACK only after the commit; a failed
+ * commit closes the connection without an ack, and the logger sends again. A malformed payload is
+ * acknowledged (resending it would not help), counted and logged, and never stored.
+ */
+export async function startEmbeddedBroker(ctx: AppContext, ingest: IngestService, port: number): Promise<MqttIngest> {
+  const who = new WeakMap<object, TerminalIdentity>();
+  const broker = await Aedes.createBroker({
+    concurrency: 1000,
+    queueLimit: 1000,
+    authenticate: (client, username, password, done) => {
+      const fail = (): void => {
+        const e = Object.assign(new Error('bad username or password'), { returnCode: 4 });
+        done(e as Parameters<typeof done>[0], false);
+      };
+      if (!username || !password) return fail();
+      ingest
+        .terminal(username, password.toString())
+        .then((id) => {
+          if (!id) {
+            ingest.reject('badCredentials', `terminal ${username.slice(0, 20)}`, 'mqtt');
+            return fail();
+          }
+          who.set(client, id);
+          done(null, true);
+        })
+        .catch(() => fail());
+    },
+    authorizePublish: (client, packet, done) => {
+      const number = deviceOfTopic(packet.topic);
+      const id = client ? who.get(client) : undefined;
+      if (!number || !id) {
+        ingest.reject('badShape', `topic ${packet.topic.slice(0, 80)}`, 'mqtt');
+        return done(new Error('topic not allowed'));
+      }
+      ingest
+        .ingest(id, number, packet.payload, { source: 'mqtt', maxWaitSeconds: 30 })
+        .then((r) => {
+          if (!r.ok && DISCONNECT.has(r.reason)) return done(new Error(r.reason));
+          done(null);
+        })
+        .catch((e: unknown) => {
+          ctx.log.error({ err: e }, 'reading not stored; connection closed without ack');
+          done(e instanceof Error ? e : new Error('store failed'));
+        });
+    },
+    // Terminals only send; they may not read other devices' readings.
+    authorizeSubscribe: (_client, _sub, done) => done(new Error('subscriptions are not allowed'), null),
+    // Nobody subscribes: skip forwarding work entirely.
+    authorizeForward: () => null,
+  });
+  const server = net.createServer(broker.handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve());
+  });
+  const actual = (server.address() as net.AddressInfo).port;
+  ctx.log.info({ port: actual }, 'embedded MQTT broker listening');
+  return {
+    port: actual,
+    async close() {
+      await new Promise<void>((r) => broker.close(() => r()));
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/**
+ * Subscribes to an external broker (MQTT_URL) with a persistent session, so readings published while
+ * the server is down are delivered when it returns. The external broker authenticates terminals and
+ * limits each to its own topics (Mosquitto: password file and ACL `pattern write devices/%u/...` or
+ * dynamic security); the server trusts the topic. The PUBACK to the broker goes out after commit.
+ * Several connections share the subscription ($share) so commits overlap.
+ */
+export async function connectExternalBroker(ctx: AppContext, ingest: IngestService, url: string): Promise<MqttIngest> {
+  const n = 4;
+  const clients: MqttClient[] = [];
+  for (let i = 0; i < n; i++) {
+    const client = mqtt.connect(url, {
+      clientId: `geosentry-ingest-${i}`,
+      clean: false,
+      reconnectPeriod: 2000,
+      protocolVersion: 5,
+    });
+    client.handleMessage = (packet, callback) => {
+      const number = deviceOfTopic(packet.topic);
+      if (!number) return callback();
+      ingest
+        .ingest(null, number, packet.payload, { source: 'mqtt-external', maxWaitSeconds: 30, trustBroker: true })
+        .then(() => callback())
+        .catch((e: unknown) => {
+          // No ack: the broker redelivers after the reconnect.
+          ctx.log.error({ err: e }, 'reading not stored; reconnecting without ack');
+          client.end(true, undefined, () => client.reconnect());
+        });
+    };
+    client.on('connect', (ack) => {
+      if (!ack.sessionPresent) client.subscribe(`$share/geosentry/${READING_TOPIC_FILTER}`, { qos: 1 });
+    });
+    client.on('error', (e) => ctx.log.warn({ err: e.message }, 'external MQTT broker'));
+    clients.push(client);
+  }
+  ctx.log.info({ url: url.replace(/\/\/[^@]*@/, '//***@') }, 'subscribed to external MQTT broker');
+  return {
+    port: null,
+    async close() {
+      await Promise.all(clients.map((c) => c.endAsync()));
+    },
+  };
+}

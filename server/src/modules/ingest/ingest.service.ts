@@ -1,0 +1,274 @@
+import { parseReadingPayload, quantitiesOf, type IngestStats, type RejectReason } from '@geosentry/contract';
+import type { AppContext } from '../../platform/context.ts';
+import { authenticateTerminal } from '../terminals/terminals.service.ts';
+import * as repo from './ingest.repository.ts';
+import { ReadingWriter } from './ingest.writer.ts';
+
+/** What one message or request came to. */
+export type IngestOutcome =
+  | { ok: true; stored: number; duplicates: number }
+  | { ok: false; reason: RejectReason; detail: string; retryAfterSeconds?: number };
+
+/** The terminal a connection or request authenticated as. */
+export interface TerminalIdentity {
+  terminalId: number;
+  deviceNumbers: ReadonlySet<string>;
+}
+
+/** A committed reading as listeners (socket push, alert evaluation) see it. */
+export interface CommittedReading {
+  deviceId: number;
+  platformId: number | null;
+  ts: number;
+  values: Record<string, number>;
+}
+
+export type ReadingsListener = (readings: CommittedReading[]) => void | Promise<void>;
+
+const CACHE_MS = 5_000;
+
+class TokenBucket {
+  tokens: number;
+  at: number;
+  constructor(
+    private readonly rate: number,
+    private readonly burst: number,
+  ) {
+    this.tokens = burst;
+    this.at = Date.now();
+  }
+  /** Takes n tokens; returns 0 when allowed, else the seconds to wait. */
+  take(n: number): number {
+    const now = Date.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.at) / 1000) * this.rate);
+    this.at = now;
+    if (this.tokens >= n) {
+      this.tokens -= n;
+      return 0;
+    }
+    return (n - this.tokens) / this.rate;
+  }
+}
+
+/**
+ * Device ingest, shared by MQTT and HTTP: checks the terminal and the payload, rate-limits per device,
+ * hands readings to the single writer and settles only after commit; after commit it pushes readings
+ * and state changes to the browser sockets of each site and to the registered listeners.
+ */
+export class IngestService {
+  readonly writer: ReadingWriter;
+  private devices = new Map<string, { at: number; dev: repo.DeviceRecord | undefined }>();
+  private terminals = new Map<string, { at: number; id: TerminalIdentity | null }>();
+  private buckets = new Map<number, TokenBucket>();
+  private rejected = new Map<RejectReason, number>();
+  private unsavedRejections = new Map<string, number>();
+  private listeners: ReadingsListener[] = [];
+  private platformOfDevice = new Map<number, number | null>();
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly ctx: AppContext) {
+    this.writer = new ReadingWriter(ctx.db, {
+      maxBatch: 5000,
+      maxQueue: ctx.config.ingestMaxQueue,
+      onCommit: (r) => this.afterCommit(r),
+    });
+  }
+
+  /** Starts the offline sweep, the retention job and the rejection counter flush. */
+  start(): void {
+    const every = (ms: number, fn: () => Promise<unknown>): void => {
+      const t = setInterval(
+        () => void fn().catch((e: unknown) => this.ctx.log.warn({ err: e }, 'ingest job failed')),
+        ms,
+      );
+      t.unref();
+      this.timers.push(t);
+    };
+    every(60_000, () => this.sweepOffline());
+    every(6 * 3600_000, () => this.applyRetention());
+    every(10_000, () => this.flushRejections());
+  }
+
+  onReadings(fn: ReadingsListener): void {
+    this.listeners.push(fn);
+  }
+
+  stats(): IngestStats {
+    return {
+      accepted: this.writer.stored,
+      duplicates: this.writer.duplicates,
+      rejected: Object.fromEntries(this.rejected),
+      queued: this.writer.queueLength(),
+      batches: this.writer.batches,
+    };
+  }
+
+  /** Authenticates a terminal by id and key (cached briefly; a rotated key stops working within seconds). */
+  async terminal(terminalId: string, key: string): Promise<TerminalIdentity | null> {
+    const k = `${terminalId}\u0000${key}`;
+    const hit = this.terminals.get(k);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.id;
+    const id = await authenticateTerminal(this.ctx.db, terminalId, key);
+    if (this.terminals.size > 10_000) this.terminals.clear();
+    this.terminals.set(k, { at: Date.now(), id });
+    return id;
+  }
+
+  private async device(number: string): Promise<repo.DeviceRecord | undefined> {
+    const hit = this.devices.get(number);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.dev;
+    const dev = await repo.deviceByNumber(this.ctx.db, number);
+    if (this.devices.size > 100_000) this.devices.clear();
+    this.devices.set(number, { at: Date.now(), dev });
+    if (dev) this.platformOfDevice.set(dev.id, dev.platformId);
+    return dev;
+  }
+
+  reject(reason: RejectReason, detail: string, source: string): IngestOutcome {
+    this.rejected.set(reason, (this.rejected.get(reason) ?? 0) + 1);
+    this.unsavedRejections.set(reason, (this.unsavedRejections.get(reason) ?? 0) + 1);
+    this.ctx.log.warn({ source, reason, detail: detail.slice(0, 200) }, 'reading rejected');
+    return { ok: false, reason, detail };
+  }
+
+  /**
+   * Ingests one message: `body` is the decoded JSON (or a Buffer/string to decode), `deviceNumber`
+   * the topic's or header's device (items may name their own when allowDeviceField). Waits for rate
+   * limits up to `maxWaitSeconds` (MQTT: slower acks), then refuses.
+   */
+  async ingest(
+    who: TerminalIdentity | null,
+    deviceNumber: string | null,
+    raw: unknown,
+    opts: { source: string; allowDeviceField?: boolean; maxWaitSeconds?: number; trustBroker?: boolean },
+  ): Promise<IngestOutcome> {
+    let body = raw;
+    if (Buffer.isBuffer(raw) || typeof raw === 'string') {
+      try {
+        body = JSON.parse(raw.toString());
+      } catch {
+        return this.reject('badJson', 'payload is not JSON', opts.source);
+      }
+    }
+    const parsed = parseReadingPayload(body, { now: Date.now(), allowDeviceField: opts.allowDeviceField });
+    if (!parsed.ok) return this.reject(parsed.reason, parsed.detail, opts.source);
+    const rows: repo.ReadingRow[] = [];
+    const perDevice = new Map<number, number>();
+    for (const r of parsed.readings) {
+      const number = r.device ?? deviceNumber;
+      if (!number) return this.reject('badShape', 'no device number', opts.source);
+      if (!opts.trustBroker && !who?.deviceNumbers.has(number)) {
+        // A device of another terminal and an unknown device get the same answer.
+        return this.reject('notYourDevice', `device ${number}`, opts.source);
+      }
+      const dev = await this.device(number);
+      if (!dev || dev.platformId === null) return this.reject('unknownDevice', `device ${number}`, opts.source);
+      const allowed = quantitiesOf(dev.moduleId);
+      for (const k of Object.keys(r.values))
+        if (!allowed.some((q) => q.key === k))
+          return this.reject('unknownQuantity', `device ${number}: ${k}`, opts.source);
+      rows.push({ deviceId: dev.id, ts: r.ts, values: r.values });
+      perDevice.set(dev.id, (perDevice.get(dev.id) ?? 0) + 1);
+    }
+    for (const [id, n] of perDevice) {
+      let b = this.buckets.get(id);
+      if (!b) {
+        const rate = this.ctx.config.ingestDeviceRate;
+        this.buckets.set(id, (b = new TokenBucket(rate, Math.max(rate * 10, INGEST_MAX_MESSAGE))));
+      }
+      const wait = b.take(n);
+      if (wait > 0) {
+        if (wait <= (opts.maxWaitSeconds ?? 0)) {
+          await new Promise((r) => setTimeout(r, wait * 1000));
+          b.take(n);
+        } else {
+          const out = this.reject('rateLimited', `device ${id}: ${n} readings`, opts.source);
+          return { ...out, retryAfterSeconds: Math.ceil(wait) } as IngestOutcome;
+        }
+      }
+    }
+    const r = await this.writer.submit(rows);
+    return { ok: true, ...r };
+  }
+
+  private afterCommit(r: repo.BatchResult): void {
+    if (r.inserted.length === 0 && r.cameOnline.length === 0) return;
+    const platformOf = this.platformOfDevice;
+    const committed: CommittedReading[] = r.inserted.map((x) => ({
+      ...x,
+      platformId: platformOf.get(x.deviceId) ?? null,
+    }));
+    const hub = this.ctx.hub;
+    for (const c of committed) {
+      if (c.platformId === null || !hub.hasListeners(c.platformId)) continue;
+      hub.publish(c.platformId, {
+        type: 'reading',
+        platformId: c.platformId,
+        deviceId: c.deviceId,
+        ts: new Date(c.ts).toISOString(),
+        values: c.values,
+      });
+    }
+    for (const s of r.cameOnline)
+      if (s.platformId !== null)
+        hub.publish(s.platformId, {
+          type: 'deviceState',
+          platformId: s.platformId,
+          deviceId: s.deviceId,
+          state: 'normal',
+        });
+    for (const fn of this.listeners) {
+      Promise.resolve()
+        .then(() => fn(committed))
+        .catch((e: unknown) => this.ctx.log.error({ err: e }, 'readings listener failed'));
+    }
+  }
+
+  async sweepOffline(): Promise<number> {
+    const gone = await repo.markOffline(this.ctx.db, this.ctx.config.defaultOfflineHours);
+    for (const s of gone)
+      if (s.platformId !== null)
+        this.ctx.hub.publish(s.platformId, {
+          type: 'deviceState',
+          platformId: s.platformId,
+          deviceId: s.deviceId,
+          state: 'offline',
+        });
+    return gone.length;
+  }
+
+  /** Drops raw partitions wholly older than the retention (rollups stay). */
+  async applyRetention(now = Date.now()): Promise<string[]> {
+    const months = this.ctx.config.retentionMonths;
+    if (!months || months <= 0) return [];
+    const cut = new Date(now);
+    const limit = repo.partitionOf(Date.UTC(cut.getUTCFullYear(), cut.getUTCMonth() - months, 1)).name;
+    const dropped: string[] = [];
+    for (const p of await repo.listPartitions(this.ctx.db)) {
+      if (p < limit) {
+        await repo.dropPartition(this.ctx.db, p);
+        dropped.push(p);
+      }
+    }
+    if (dropped.length) {
+      this.writer.forgetPartitions();
+      this.ctx.log.info({ dropped }, 'readings retention applied');
+    }
+    return dropped;
+  }
+
+  private async flushRejections(): Promise<void> {
+    if (this.unsavedRejections.size === 0) return;
+    const counts = this.unsavedRejections;
+    this.unsavedRejections = new Map();
+    await repo.countRejections(this.ctx.db, counts);
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    await this.writer.close();
+    await this.flushRejections().catch(() => undefined);
+  }
+}
+
+const INGEST_MAX_MESSAGE = 1000;

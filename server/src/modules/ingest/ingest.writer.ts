@@ -1,0 +1,170 @@
+import type { Db } from '../../platform/db/db.ts';
+import { ensurePartition, partitionOf, writeBatch, type BatchResult, type ReadingRow } from './ingest.repository.ts';
+
+interface Job {
+  rows: ReadingRow[];
+  /** Rows of this job not yet taken into a batch. */
+  next: number;
+  stored: number;
+  failed: unknown;
+  pending: number;
+  resolve: (r: { stored: number; duplicates: number }) => void;
+  reject: (e: unknown) => void;
+}
+
+export interface WriterOptions {
+  /** Readings per transaction. */
+  maxBatch: number;
+  /** Readings waiting at most; submit() waits for room beyond this (back-pressure). */
+  maxQueue: number;
+  /** Called after each commit with what was inserted (never throws into the writer). */
+  onCommit?: (r: BatchResult) => void;
+}
+
+/**
+ * The single writer of readings. Producers (MQTT, HTTP) submit readings and get a promise that
+ * settles after the transaction holding them has committed: that is when an MQTT PUBACK or an HTTP
+ * 2xx may go out. Readings of many producers share one transaction (group commit), so the rate is
+ * bounded by the database, not by round trips. The queue is bounded: beyond maxQueue, submit()
+ * waits (MQTT acks slow down) and isOverloaded() says so (HTTP answers 503).
+ */
+export class ReadingWriter {
+  private queue: Job[] = [];
+  private queued = 0;
+  private running = false;
+  private closed = false;
+  private waiters: (() => void)[] = [];
+  private partitions = new Set<string>();
+  batches = 0;
+  stored = 0;
+  duplicates = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: WriterOptions,
+  ) {}
+
+  queueLength(): number {
+    return this.queued;
+  }
+
+  isOverloaded(): boolean {
+    return this.queued >= this.opts.maxQueue;
+  }
+
+  /** Stores readings; resolves after commit with how many were new and how many were repeats. */
+  async submit(rows: ReadingRow[]): Promise<{ stored: number; duplicates: number }> {
+    if (this.closed) throw new Error('writer closed');
+    if (rows.length === 0) return { stored: 0, duplicates: 0 };
+    while (this.queued >= this.opts.maxQueue && !this.closed) {
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+    if (this.closed) throw new Error('writer closed');
+    return new Promise((resolve, reject) => {
+      this.queue.push({ rows, next: 0, stored: 0, failed: null, pending: rows.length, resolve, reject });
+      this.queued += rows.length;
+      if (!this.running) void this.run();
+    });
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        // Take up to maxBatch readings across the waiting jobs.
+        const batch: ReadingRow[] = [];
+        const parts: { job: Job; n: number }[] = [];
+        for (const job of this.queue) {
+          if (batch.length >= this.opts.maxBatch) break;
+          const n = Math.min(job.rows.length - job.next, this.opts.maxBatch - batch.length);
+          if (n <= 0) continue;
+          for (let i = job.next; i < job.next + n; i++) batch.push(job.rows[i]!);
+          job.next += n;
+          parts.push({ job, n });
+        }
+        this.queue = this.queue.filter((j) => j.next < j.rows.length);
+        this.queued -= batch.length;
+        this.wake();
+        let result: BatchResult | null = null;
+        let error: unknown = null;
+        try {
+          await this.ensurePartitions(batch);
+          result = await writeBatch(this.db, dedupe(batch));
+        } catch (e) {
+          error = e;
+        }
+        if (result) {
+          this.batches++;
+          this.stored += result.inserted.length;
+          this.duplicates += batch.length - result.inserted.length;
+          try {
+            this.opts.onCommit?.(result);
+          } catch {
+            /* a listener's failure never stops the writer */
+          }
+        }
+        // Credit each job; count inserted rows per job by identity of (device, ts).
+        const insertedKeys = result ? new Set(result.inserted.map((r) => `${r.deviceId}:${r.ts}`)) : null;
+        let offset = 0;
+        for (const { job, n } of parts) {
+          if (error) job.failed = error;
+          else
+            for (let i = offset; i < offset + n; i++) {
+              const r = batch[i]!;
+              const k = `${r.deviceId}:${r.ts}`;
+              if (insertedKeys!.delete(k)) job.stored++;
+            }
+          offset += n;
+          job.pending -= n;
+          if (job.pending === 0) {
+            if (job.failed) job.reject(job.failed);
+            else job.resolve({ stored: job.stored, duplicates: job.rows.length - job.stored });
+          }
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private wake(): void {
+    while (this.waiters.length > 0 && this.queued < this.opts.maxQueue) this.waiters.shift()!();
+  }
+
+  private async ensurePartitions(batch: readonly ReadingRow[]): Promise<void> {
+    const months = new Map<string, number>();
+    for (const r of batch) {
+      const p = partitionOf(r.ts).name;
+      if (!this.partitions.has(p) && !months.has(p)) months.set(p, r.ts);
+    }
+    for (const [name, ts] of months) {
+      await ensurePartition(this.db, ts);
+      this.partitions.add(name);
+    }
+  }
+
+  /** Forgets the known partitions (after retention dropped some). */
+  forgetPartitions(): void {
+    this.partitions.clear();
+  }
+
+  /** Lets queued work finish, then refuses new work. */
+  async close(): Promise<void> {
+    while (this.running || this.queue.length > 0) await new Promise((r) => setTimeout(r, 10));
+    this.closed = true;
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
+
+/** Keeps the first of readings with the same (device, ts) inside one batch. */
+function dedupe(batch: ReadingRow[]): ReadingRow[] {
+  const seen = new Set<string>();
+  const out: ReadingRow[] = [];
+  for (const r of batch) {
+    const k = `${r.deviceId}:${r.ts}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(r);
+  }
+  return out;
+}
