@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Projects: unit (pure), api-pglite and api-pg (the same API tests against each database), e2e (browser).
+// Projects: unit (pure), api-pglite and api-pg (the same API tests against each database; *.pglite.test.ts and
+// *.pg.test.ts run on one of them only), e2e (browser).
 const apiInclude = ['server/src/**/*.test.ts'];
 const unitInclude = ['contract/src/**/*.test.ts', 'server/src/**/*.unit.test.ts', 'tools/**/*.unit.test.ts'];
 
@@ -12,7 +13,8 @@ export default defineConfig({
         test: {
           name: 'api-pglite',
           include: apiInclude,
-          exclude: unitInclude,
+          // *.pg.test.ts: PostgreSQL only (e.g. several server processes on one database).
+          exclude: [...unitInclude, 'server/src/**/*.pg.test.ts'],
           env: { TEST_DB: 'pglite' },
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -24,6 +24,11 @@ export interface Db {
   k: Kysely<Database>;
   /** Runs a multi-statement SQL script (no parameters). */
   script(sql: string): Promise<void>;
+  /**
+   * Runs fn while holding a cluster-wide lock of this name (PostgreSQL advisory lock, so two server
+   * nodes starting at once migrate one after the other). The embedded database has one process anyway.
+   */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -51,6 +56,19 @@ export async function openDb(opts: DbOptions): Promise<Db> {
         } catch (e) {
           await c.query('rollback').catch(() => undefined);
           throw e;
+        } finally {
+          c.release();
+        }
+      },
+      async exclusive(name, fn) {
+        const c = await pool.connect();
+        try {
+          await c.query('select pg_advisory_lock(hashtext($1))', [name]);
+          try {
+            return await fn();
+          } finally {
+            await c.query('select pg_advisory_unlock(hashtext($1))', [name]);
+          }
         } finally {
           c.release();
         }
@@ -92,6 +110,7 @@ export async function openDb(opts: DbOptions): Promise<Db> {
         }
       });
     },
+    exclusive: (_name, fn) => fn(),
     async close() {
       await k.destroy();
       release?.();

@@ -10,6 +10,11 @@ export const MIGRATIONS_DIR = path.resolve(path.dirname(new URL(import.meta.url)
  * in order, each in its own transaction together with its bookkeeping row. Forward-only.
  */
 export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
+  // Two nodes starting at once on one PostgreSQL: the second waits, then finds the work done.
+  return db.exclusive('geosentry:migrate', () => migrateLocked(db, dir));
+}
+
+async function migrateLocked(db: Db, dir: string): Promise<string[]> {
   await db.script(`create table if not exists schema_migrations (
     version integer primary key, name text not null, applied_at timestamptz not null default now())`);
   const done = new Set(

@@ -342,5 +342,14 @@ export interface Database {
     last_v: number;
   };
   ingest_rejections: { day: string; reason: string; n: number };
+  // 0007_monitor_views: device placement on the site's schematic (0..1) and on the map.
+  device_positions: {
+    device_id: number;
+    sketch_x: number | null;
+    sketch_y: number | null;
+    lon: number | null;
+    lat: number | null;
+    updated_at: Stamp;
+  };
   schema_migrations: { version: number; name: string; applied_at: Stamp };
 }
