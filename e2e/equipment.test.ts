@@ -322,6 +322,116 @@ describe('equipment registry in a real browser', () => {
     await page.context().close();
   }, 300_000);
 
+  it('limits a restricted role to its screens and its data scope', async () => {
+    const token = await apiLogin(server.url);
+    interface Site {
+      platformId: number;
+      name: string;
+    }
+    const sites = [
+      ...(
+        await api<{ list: Site[] }>(server.url, token, 'GET', '/api/v2/data/information/platform/reservoir/getListPage')
+      ).list,
+      ...(
+        await api<{ list: Site[] }>(server.url, token, 'GET', '/api/v2/data/information/platform/disaster/getListPage')
+      ).list,
+    ];
+    const qingshan = sites.find((s) => s.name === 'Qingshan Reservoir')!.platformId;
+    const hillside = sites.find((s) => s.name === 'Hillside Hazard Point 7')!.platformId;
+    // Equipment on the other site, which the restricted user must not see.
+    const other = await api<{ terminalId: number }>(
+      server.url,
+      token,
+      'POST',
+      '/api/v2/data/information/terminal/add',
+      {
+        platformId: hillside,
+        name: 'Hillside RTU',
+        serial: 'HS-RTU-0001',
+        protocolType: 'MQTT',
+      },
+    );
+    await api(server.url, token, 'POST', '/api/v2/data/information/device/common/add', {
+      deviceName: 'Hillside crack meter',
+      number: 'HS-CRACK-01',
+      moduleId: 7,
+      platformId: hillside,
+      terminalId: other.terminalId,
+      ip: '10.0.1.5',
+      port: 502,
+    });
+    // A role holding home, terminals and monitoring devices only; a user of it limited to Qingshan.
+    const keys = ['index', 'information', 'information:terminal', 'information:device'];
+    type Perm = { id: number; code: string; children?: Perm[] };
+    const tree = await api<Perm[]>(server.url, token, 'GET', '/api/v2/manage/permission/getTree');
+    const flat = tree.flatMap((p) => [p, ...(p.children ?? [])]);
+    const role = await api<{ id: number }>(server.url, token, 'POST', '/api/v2/manage/role/add', {
+      name: 'Reservoir equipment keeper',
+      code: 'reservoirKeeper',
+    });
+    await api(server.url, token, 'POST', '/api/v2/manage/role/setPermissions', {
+      roleId: role.id,
+      permissionIds: keys.map((k) => flat.find((p) => p.code === k)!.id).join(','),
+    });
+    const password = 'Keeper-pass-word-7';
+    await api(server.url, token, 'POST', '/api/v2/manage/user/add', {
+      account: 'keeper',
+      password,
+      name: 'Reservoir keeper',
+      roleId: role.id,
+      scopeAll: false,
+      platformIds: String(qingshan),
+    });
+
+    const page = await newPage(browser, 'en-US');
+    await loginAs(page, server.url, 'keeper', password);
+    await openScreen(page, server.url, '/information/terminalInfoManagement', 'terminal-table');
+    // The menu holds home and the two screens of the role, nothing else.
+    const menuPaths = async () =>
+      (await page
+        .locator('[data-testid="side-menu"] [data-path]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))) as string[];
+    await expect
+      .poll(async () => (await menuPaths()).sort())
+      .toEqual([
+        '/home',
+        '/information',
+        '/information/monitoringDeviceManagement',
+        '/information/terminalInfoManagement',
+      ]);
+    // Lists show only the equipment of their site.
+    await expect.poll(() => table(page, 'terminal-table').textContent()).toContain('RTU-01');
+    expect(await table(page, 'terminal-table').textContent()).not.toContain('Hillside RTU');
+    await snap(page, 'equipment-restricted-terminals-en');
+    await openScreen(page, server.url, '/information/monitoringDeviceManagement', 'device-table');
+    await expect.poll(() => table(page, 'device-table').textContent()).toContain('Rain gauge A');
+    const devices = (await table(page, 'device-table').textContent()) ?? '';
+    expect(devices).not.toContain('Hillside crack meter');
+    expect(devices).not.toContain('HS-CRACK-01');
+    // The site picker of the device form offers their site only.
+    await page.locator('[data-testid="device-add"]').click();
+    await page.locator('#device-site').click();
+    const options = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option');
+    await expect.poll(() => options.allTextContents()).toEqual(['Qingshan Reservoir']);
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer-close').click();
+    await snap(page, 'equipment-restricted-devices-en');
+    // A screen the role lacks, opened by its address, ends on the 404 page.
+    for (const path of ['/information/administrator', '/information/disasterPlatformManagement', '/system/user']) {
+      await page.goto(`${server.url}/#${path}`);
+      await page.locator('[data-testid="not-found"]').waitFor();
+      await expect.poll(() => page.url()).toMatch(/#\/404$/);
+    }
+    await snap(page, 'equipment-restricted-404-en');
+    // And the server refuses what the screens would not offer.
+    const keeperToken = (await page.evaluate(() => localStorage.getItem('token'))) ?? '';
+    const r = await fetch(`${server.url}/api/v2/data/information/responsible/getListPage`, {
+      headers: { token: keeperToken },
+    });
+    expect(((await r.json()) as Envelope<unknown>).status).not.toBe(0);
+    await page.context().close();
+  }, 180_000);
+
   for (const l of [
     { locale: 'zh-CN', lang: 'zh', terminals: '终端信息管理', warning: '仅显示一次' },
     { locale: 'ko-KR', lang: 'ko', terminals: '단말 정보 관리', warning: '한 번만 표시' },

@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, ROOT, SHOTS, launchBrowser, loginAs, newPage, startServer, type RunningServer } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  ROOT,
+  SHOTS,
+  launchBrowser,
+  loginAs,
+  newPage,
+  startServer,
+  type RunningServer,
+} from './harness.ts';
 
 /**
  * The information screens in a real browser: sites of every kind, enterprises, sections and regions are
@@ -255,6 +264,42 @@ async function addSite(page: Page, l: Lang, kind: Kind, name: string, withMap: b
   await page.locator('.ant-drawer').waitFor({ state: 'detached' });
 }
 
+/** Adds a terminal and a piezometer to a site through the API with the page's session (the core-wall device). */
+async function addCoreWallDevice(page: Page, url: string, siteName: string, lang: string): Promise<void> {
+  const token = (await page.evaluate(() => localStorage.getItem('token'))) ?? '';
+  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const r = await fetch(`${url}${path}`, {
+      method,
+      headers: { token, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const env = (await r.json()) as { status: number; info: string; data: T };
+    if (env.status !== 0) throw new Error(`${path}: ${env.info}`);
+    return env.data;
+  };
+  const sites = await api<{ list: { platformId: number; name: string }[] }>(
+    'GET',
+    `/api/v2/data/information/platform/reservoir/getListPage?keyword=${encodeURIComponent(siteName)}`,
+  );
+  const platformId = sites.list.find((x) => x.name === siteName)!.platformId;
+  const code = lang.toUpperCase();
+  const { terminalId } = await api<{ terminalId: number }>('POST', '/api/v2/data/information/terminal/add', {
+    platformId,
+    name: `${code} dam logger`,
+    serial: `${code}-CW-LOGGER`,
+    protocolType: 'MQTT',
+  });
+  await api('POST', '/api/v2/data/information/device/common/add', {
+    deviceName: `${lang} core piezometer`,
+    number: `${code}-CW-1`,
+    moduleId: 10,
+    platformId,
+    terminalId,
+    ip: '10.0.0.31',
+    port: 502,
+  });
+}
+
 describe('information screens in a real browser', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -441,12 +486,28 @@ describe('information screens in a real browser', () => {
       await expect.poll(() => page.locator('[data-testid="capacity-error"]').count()).toBe(0);
       await page.locator('.ant-message-notice-success').nth(2).waitFor();
       await snap(page, `section-capacity-${l.lang}`);
-      // Core-wall devices are bound by device number: a device not on the site is refused by the server.
+      // Core-wall devices are picked from the devices of the section's site, bound, listed and unbound.
+      await addCoreWallDevice(page, server.url, `${l.lang}-reservoir-site`, l.lang);
       await page.locator('[data-testid="section-tab-heartWall"]').click();
-      await page.locator('#heartwall-device-ids').pressSequentially('999,');
+      await page.locator('#heartwall-devices').click();
+      await page.locator('#heartwall-devices').fill('core');
+      await dropdown(page)
+        .locator(`.ant-select-item-option[title="${l.lang} core piezometer (${l.lang.toUpperCase()}-CW-1)"]`)
+        .click();
+      await page.keyboard.press('Escape');
       await page.locator('[data-testid="heartwall-bind"]').click();
-      await page.locator('.ant-message-notice-error').first().waitFor();
+      const bound = page.locator('[data-testid="heartwall-table"] tr.ant-table-row');
+      await expect.poll(() => bound.textContent()).toContain(`${l.lang.toUpperCase()}-CW-1`);
       await snap(page, `section-heartwall-${l.lang}`);
+      await bound.locator('[data-testid="heartwall-delete"]').click();
+      await page.locator('.ant-popover:not(.ant-popover-hidden) [data-testid="heartwall-delete-confirm"]').click();
+      await expect.poll(() => bound.count()).toBe(0);
+      // Bound again, to stay listed with the section.
+      await page.locator('#heartwall-devices').click();
+      await dropdown(page).locator('.ant-select-item-option').first().click();
+      await page.keyboard.press('Escape');
+      await page.locator('[data-testid="heartwall-bind"]').click();
+      await expect.poll(() => bound.count()).toBe(1);
       await page.locator('.ant-drawer-close').click();
       const row = page
         .locator('.gs-view:visible [data-testid="section-table"] tr.ant-table-row')
@@ -483,6 +544,52 @@ describe('information screens in a real browser', () => {
     await row('en-reservoir-temporary').locator('[data-testid="platform-delete"]').click();
     await confirmPopover(page, 'platform-delete-confirm');
     await expect.poll(() => row('en-reservoir-temporary').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('uploads a schematic picture to a site and shows it when the site is opened again', async () => {
+    const page = await newPage(browser, 'en-US');
+    await login(page, server.url);
+    // A real PNG: a screenshot of part of the page.
+    const png = await page.screenshot({ clip: { x: 0, y: 0, width: 160, height: 120 } });
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    await openScreen(page, server.url, KIND_PATHS.river);
+    const row = page
+      .locator('.gs-view:visible [data-testid="platform-table"] tr.ant-table-row')
+      .filter({ hasText: 'en-river-site' });
+    await row.locator('[data-testid="platform-edit"]').click();
+    await expect.poll(() => page.locator('#platform-name').inputValue()).toBe('en-river-site');
+    await page.locator('[data-testid="platform-tab-common"]').click();
+    // The schematic pictures field comes first, the documents field second.
+    const pictures = page.locator('.ant-drawer [data-testid="upload-field"]').first();
+    await pictures.locator('[data-testid="upload-input"]').setInputFiles({
+      name: 'river-schematic.png',
+      mimeType: 'image/png',
+      buffer: png,
+    });
+    await pictures.locator('[data-testid="upload-picture"]').waitFor();
+    await snap(page, 'form-river-picture-en');
+    await page.locator('[data-testid="platform-save"]').click();
+    await page.locator('.ant-drawer').waitFor({ state: 'detached' });
+
+    // Reopened (after a reload, so nothing is remembered by the page), the picture is listed and loads.
+    await page.reload();
+    await page.locator('.gs-view:visible [data-testid="platform-table"]').getByText('en-river-site').waitFor();
+    await row.locator('[data-testid="platform-edit"]').click();
+    await expect.poll(() => page.locator('#platform-name').inputValue()).toBe('en-river-site');
+    await page.locator('[data-testid="platform-tab-common"]').click();
+    const held = page
+      .locator('.ant-drawer [data-testid="upload-field"]')
+      .first()
+      .locator('[data-testid="upload-picture"]');
+    await expect.poll(() => held.count()).toBe(1);
+    const img = held.locator('img');
+    await expect.poll(() => img.getAttribute('alt')).toBe('river-schematic.png');
+    await expect
+      .poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth))
+      .toBe(160);
+    await snap(page, 'form-river-picture-reopened-en');
+    await page.locator('.ant-drawer-close').click();
     await page.context().close();
   });
 

@@ -38,8 +38,16 @@ import { registerExternalFiles } from './modules/externalFiles/externalFiles.rou
 import { registerFiles } from './modules/files/files.routes.ts';
 import { registerTemplates } from './modules/templates/templates.routes.ts';
 import { registerComments } from './modules/comments/comments.routes.ts';
+import { registerTsManagement } from './modules/tsManagement/tsManagement.routes.ts';
+import { registerMonitorViews } from './modules/monitorViews/monitorViews.routes.ts';
 import { IngestService } from './modules/ingest/ingest.service.ts';
 import { registerIngest } from './modules/ingest/ingest.routes.ts';
+import { registerForecast } from './modules/forecast/forecast.routes.ts';
+import { registerAlerts } from './modules/alerts/alerts.routes.ts';
+import { registerAlertNotifications } from './modules/alertNotifications/alertNotifications.routes.ts';
+import { startDemoSimulator } from './modules/simulator/simulator.demo.ts';
+import type { Simulator } from './modules/simulator/simulator.ts';
+import { registerModuleData } from './modules/moduleData/moduleData.routes.ts';
 import { connectExternalBroker, startEmbeddedBroker, type MqttIngest } from './modules/ingest/ingest.mqtt.ts';
 
 declare module 'fastify' {
@@ -222,8 +230,14 @@ export async function buildApp(
   registerFiles(app, ctx);
   registerTemplates(app, ctx);
   registerComments(app, ctx);
+  registerTsManagement(app, ctx);
+  registerMonitorViews(app, ctx);
   const ingest = new IngestService(ctx);
   registerIngest(app, ctx, ingest);
+  registerAlerts(app, ctx, ingest);
+  registerForecast(app, ctx);
+  registerAlertNotifications(app, ctx);
+  registerModuleData(app, ctx);
 
   // Browser socket: authenticated by the session token (query ?token=, as browsers cannot set headers).
   app.get('/api/v2/ws', { websocket: true, config: { permission: LOGIN } }, (socket, req) => {
@@ -267,6 +281,14 @@ export async function buildApp(
   let mqttIngest: MqttIngest | null = null;
   if (config.mqttUrl) mqttIngest = await connectExternalBroker(ctx, ingest, config.mqttUrl);
   else if (config.mqttPort >= 0) mqttIngest = await startEmbeddedBroker(ctx, ingest, config.mqttPort);
+  // DEMO: the demo sites' loggers, simulated in-process over real MQTT to the embedded broker.
+  let simulator: Simulator | null = null;
+  if (config.demo && mqttIngest?.port != null) {
+    simulator = await startDemoSimulator(ctx, mqttIngest.port).catch((err: unknown) => {
+      app.log.error({ err }, 'demo simulator not started');
+      return null;
+    });
+  }
 
   const purge = setInterval(() => void purgeExpired(db).catch(() => undefined), 10 * 60_000);
   purge.unref();
@@ -280,6 +302,7 @@ export async function buildApp(
     mqtt: mqttIngest,
     async close() {
       clearInterval(purge);
+      await simulator?.stop();
       await mqttIngest?.close();
       await ingest.close();
       hub.closeAll();

@@ -9,6 +9,8 @@ export interface Config {
   /** Port of the embedded broker; 0 picks a free port, -1 runs none (HTTP ingest only). */
   mqttPort: number;
   mqttUrl: string | null;
+  /** Client id prefix of the server's connections to an external broker (persistent sessions are per id). */
+  mqttClientId: string;
   captcha: boolean;
   adminAccount: string;
   adminPassword: string | null;
@@ -31,6 +33,18 @@ export interface Config {
   retentionMonths: number;
   /** Offline hours for devices that have none set. */
   defaultOfflineHours: number;
+  /** Alert mail: SMTP server (smtp://user:pass@host:port, smtps://...) and sender; null: mail is not sent. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Alert SMS and voice gateways (POST JSON {to, templateCode, text, language}), with a bearer token. */
+  smsGatewayUrl: string | null;
+  voiceGatewayUrl: string | null;
+  gatewayToken: string | null;
+  /** Notification attempts before a message is marked failed, and the first retry delay (doubling each time). */
+  notifyMaxAttempts: number;
+  notifyRetryMs: number;
+  /** Time zone of the {time} placeholder in alert messages. */
+  notifyTimeZone: string;
 }
 
 const on = (v: string | undefined, dflt: boolean): boolean =>
@@ -45,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: env.DATABASE_URL || null,
     mqttPort: Number(env.MQTT_PORT ?? 1883),
     mqttUrl: env.MQTT_URL || null,
+    mqttClientId: env.MQTT_CLIENT_ID || 'geosentry-ingest',
     captcha: on(env.CAPTCHA, true),
     adminAccount: env.ADMIN_ACCOUNT || 'admin',
     adminPassword: env.ADMIN_PASSWORD || null,
@@ -62,6 +77,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ingestMaxQueue: Number(env.INGEST_MAX_QUEUE ?? 50_000),
     retentionMonths: Number(env.RETENTION_MONTHS ?? 0),
     defaultOfflineHours: Number(env.DEFAULT_OFFLINE_HOURS ?? 24),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || 'Geosentry <alerts@localhost>',
+    smsGatewayUrl: env.SMS_GATEWAY_URL || null,
+    voiceGatewayUrl: env.VOICE_GATEWAY_URL || null,
+    gatewayToken: env.GATEWAY_TOKEN || null,
+    notifyMaxAttempts: Number(env.NOTIFY_MAX_ATTEMPTS ?? 6),
+    notifyRetryMs: Number(env.NOTIFY_RETRY_SECONDS ?? 30) * 1000,
+    notifyTimeZone: env.NOTIFY_TIME_ZONE || 'UTC',
     ...overrides,
   };
 }

@@ -25,7 +25,7 @@ describe('monitor type catalogue', () => {
 
   it('answers the quantities a device reports, with the default units of spec §9', () => {
     const units = (id: number) => Object.fromEntries(quantitiesOf(id).map((q) => [q.key, q.unit]));
-    expect(units(1)).toEqual({ dN: 'mm', dE: 'mm', dH: 'mm', voltage: 'V', battery: '%' });
+    expect(units(1)).toEqual({ dN: 'mm', dE: 'mm', dH: 'mm', sats: '', pdop: '', fix: '', voltage: 'V', battery: '%' });
     expect(units(2)).toMatchObject({ rainfall: 'mm' });
     for (const id of [3, 11, 16]) expect(units(id)).toMatchObject({ waterLevel: 'm' });
     for (const id of [4, 12]) expect(units(id)).toMatchObject({ flow: 'L/s' });

@@ -3,6 +3,7 @@ import { pageQuery, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
 import { LOGIN, perm, routeTable } from '../api/routes.ts';
 import { fromJsonText, optId, optNumber, optText, pixelPoint, reqNumber } from '../platforms/fields.ts';
 import type { PlatformType } from '../platforms/kinds.ts';
+import type { DeviceState } from '../devices/index.ts';
 
 /**
  * Sections (segments, spec §3 "Segment") of reservoirs, rivers, hazard points and slopes: the upstream-face
@@ -91,6 +92,12 @@ export const heartWallBindBody = z.object({ segmentId: zInt(), deviceId: zInt() 
 export const heartWallBindManyBody = z.object({ segmentId: zInt(), deviceIds: zIntList() });
 export const heartWallIdBody = z.object({ id: zInt() });
 
+export const segmentWaterDeviceQuery = pageQuery().extend({
+  segmentId: optId("Water-level devices of this section's site"),
+  platformId: optId('Water-level devices of this site'),
+});
+export const SEGMENT_WATER_DEVICE_SORT_FIELDS = ['deviceName', 'number', 'platformName', 'lastReadingAt'] as const;
+
 export const riverWaterListQuery = pageQuery().extend({
   platformId: optId('Readings of this river'),
   segmentId: optId('Readings of this section'),
@@ -127,6 +134,45 @@ export interface HeartWallBinding {
   segmentId: number;
   deviceId: number;
   createdAt: string;
+}
+
+/** A device of a section's site, as listed by getModuleAndDeviceBySegmentId. */
+export interface SegmentDevice {
+  deviceId: number;
+  deviceName: string;
+  number: string;
+  state: DeviceState;
+  /** The id of its core-wall binding to this section, null when it is not bound. */
+  heartWallBindingId: number | null;
+}
+
+/** One monitor type of a section's site with its devices (getModuleAndDeviceBySegmentId). */
+export interface SegmentModuleDevices {
+  moduleId: number;
+  /** The monitor type's name in the caller's language (language header). */
+  moduleName: string;
+  devices: SegmentDevice[];
+}
+
+/** A water-level device (monitor types 3, 11, 16) with what it is bound to (getSegmentWaterDeviceListPage). */
+export interface SegmentWaterDevice {
+  deviceId: number;
+  deviceName: string;
+  number: string;
+  moduleId: number;
+  moduleName: string;
+  platformId: number;
+  platformName: string;
+  terminalId: number | null;
+  terminalName: string | null;
+  state: DeviceState;
+  lastReadingAt: string | null;
+  /** The newest water level it reported, m. */
+  lastWaterLevel: number | null;
+  /** The sections of its site whose water level comes from the devices automatically. */
+  autoSections: { segmentId: number; name: string }[];
+  /** The sections this device is bound to as a core-wall device. */
+  heartWallSections: { segmentId: number; name: string }[];
 }
 
 export interface RiverWaterElevationRow {
@@ -267,6 +313,24 @@ export const sectionsRoutes = routeTable({
     summary: 'Remove a core-wall binding (by its id)',
     tags,
     body: heartWallIdBody,
+  },
+  moduleAndDevices: {
+    method: 'GET',
+    path: `${base}/getModuleAndDeviceBySegmentId`,
+    permission: LOGIN,
+    summary:
+      "The devices of a section's site grouped by monitor type (names in the caller's language), with their core-wall binding to the section",
+    tags,
+    query: sectionIdQuery,
+  },
+  waterDevices: {
+    method: 'GET',
+    path: `${base}/getSegmentWaterDeviceListPage`,
+    permission: LOGIN,
+    summary:
+      "Water-level devices (monitor types 3, 11, 16) of a section's site, of a site, or of every site in the caller's data scope, paged, with terminal, site and section bindings; sortField deviceName|number|platformName|lastReadingAt",
+    tags,
+    query: segmentWaterDeviceQuery,
   },
   riverWaterList: {
     method: 'GET',

@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { newToken, sha256hex } from '../../platform/auth/crypto.ts';
 import { createSession } from '../session/session.repository.ts';
 import { endSessions } from '../../platform/auth/sessions.ts';
+import { seedDemoAlerts } from '../alerts/alerts.demo.ts';
 
 /**
  * The demo portfolio (DEMO=on, first start only): one site of every kind in real places, with
@@ -275,6 +276,7 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
   const entId = (e: { id?: number; enterpriseId?: number }): number | undefined => e.enterpriseId ?? e.id;
 
   const result: DemoResult = { sites: 0, devices: 0, terminals: {} };
+  const made: { deviceId: number; number: string; moduleId: number }[] = [];
   const platformIds: number[] = [];
   let n = 0;
   for (const s of DEMO_SITES) {
@@ -338,7 +340,7 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
         description: `Demo instrument ${n}`,
       };
       if (d.gnss) {
-        await call('POST', '/api/v2/data/information/device/common/gnss/add', {
+        const g = await call<{ deviceId: number }>('POST', '/api/v2/data/information/device/common/gnss/add', {
           ...common,
           stationType: d.gnss,
           gnss: {
@@ -348,12 +350,19 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
           },
         });
         if (d.gnss === 'base') baseNumber = number;
+        else made.push({ deviceId: g.deviceId, number, moduleId: d.moduleId });
       } else {
-        await call('POST', '/api/v2/data/information/device/common/add', { ...common, moduleId: d.moduleId });
+        const c = await call<{ deviceId: number }>('POST', '/api/v2/data/information/device/common/add', {
+          ...common,
+          moduleId: d.moduleId,
+        });
+        made.push({ deviceId: c.deviceId, number, moduleId: d.moduleId });
       }
       result.devices++;
     }
   }
+  // Alert values on a few devices, placed on the simulator's series so its episodes raise several levels.
+  await seedDemoAlerts(call, made);
   for (const p of DEMO_PERSONS) await call('POST', '/api/v2/data/information/responsible/add', { ...p, platformIds });
   await call('POST', '/api/v2/data/information/externalFile/add', {
     name: 'Geohazard prevention regulations (national)',

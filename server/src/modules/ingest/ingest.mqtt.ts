@@ -5,8 +5,22 @@ import { READING_TOPIC_FILTER, deviceOfTopic } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import type { IngestService, TerminalIdentity } from './ingest.service.ts';
 
-/** Reasons after which the publishing connection is closed (MQTT 3.1.1 has no negative PUBACK). */
-const DISCONNECT = new Set(['notYourDevice', 'badCredentials']);
+/**
+ * Reasons after which the publishing connection is closed without an ack (MQTT 3.1.1 has no negative
+ * PUBACK): a foreign device, and the transient refusals (rate limit, overload), which must not be
+ * acknowledged because the reading was not stored; the logger sends them again after reconnecting.
+ */
+const DISCONNECT = new Set(['notYourDevice', 'badCredentials', 'rateLimited', 'overloaded']);
+
+/**
+ * TEST-ONLY FAULT INJECTION. With INGEST_UNSAFE_ACK_FIRST=1 the embedded broker acknowledges a reading
+ * at once and stores it afterwards, which loses acknowledged readings when the process dies. It exists
+ * so the crash test (ingest.crash.test.ts) can prove it detects that; never set it in production.
+ */
+const UNSAFE_ACK_FIRST = process.env.INGEST_UNSAFE_ACK_FIRST === '1';
+
+/** How long the external broker keeps the server's session (and queues readings) while it is away. */
+const SESSION_EXPIRY_SECONDS = 7 * 24 * 3600;
 
 export interface MqttIngest {
   /** The port the embedded broker listens on (null with an external broker). */
@@ -51,6 +65,11 @@ export async function startEmbeddedBroker(ctx: AppContext, ingest: IngestService
         ingest.reject('badShape', `topic ${packet.topic.slice(0, 80)}`, 'mqtt');
         return done(new Error('topic not allowed'));
       }
+      if (UNSAFE_ACK_FIRST) {
+        done(null);
+        void ingest.ingest(id, number, packet.payload, { source: 'mqtt', maxWaitSeconds: 30 }).catch(() => undefined);
+        return;
+      }
       ingest
         .ingest(id, number, packet.payload, { source: 'mqtt', maxWaitSeconds: 30 })
         .then((r) => {
@@ -92,33 +111,63 @@ export async function startEmbeddedBroker(ctx: AppContext, ingest: IngestService
  */
 export async function connectExternalBroker(ctx: AppContext, ingest: IngestService, url: string): Promise<MqttIngest> {
   const n = 4;
+  const prefix = ctx.config.mqttClientId;
+  // The share group is named after the client id prefix: another deployment on the same broker (its own
+  // prefix) gets its own copy of every reading instead of taking turns with this one.
+  const filter = `$share/${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}/${READING_TOPIC_FILTER}`;
   const clients: MqttClient[] = [];
+  const ready: Promise<void>[] = [];
   for (let i = 0; i < n; i++) {
     const client = mqtt.connect(url, {
-      clientId: `geosentry-ingest-${i}`,
+      clientId: `${prefix}-${i}`,
       clean: false,
       reconnectPeriod: 2000,
       protocolVersion: 5,
+      // MQTT 5: without an expiry interval the broker drops the session (and what it queued) on disconnect.
+      properties: { sessionExpiryInterval: SESSION_EXPIRY_SECONDS },
     });
+    const redeliver = (): void => {
+      // No ack: the broker sends the message again on the reconnect (persistent session).
+      client.end(true, undefined, () => client.reconnect());
+    };
     client.handleMessage = (packet, callback) => {
       const number = deviceOfTopic(packet.topic);
       if (!number) return callback();
       ingest
         .ingest(null, number, packet.payload, { source: 'mqtt-external', maxWaitSeconds: 30, trustBroker: true })
-        .then(() => callback())
+        .then((r) => {
+          if (!r.ok && (r.reason === 'rateLimited' || r.reason === 'overloaded')) return redeliver();
+          callback();
+        })
         .catch((e: unknown) => {
-          // No ack: the broker redelivers after the reconnect.
           ctx.log.error({ err: e }, 'reading not stored; reconnecting without ack');
-          client.end(true, undefined, () => client.reconnect());
+          redeliver();
         });
     };
-    client.on('connect', (ack) => {
-      if (!ack.sessionPresent) client.subscribe(`$share/geosentry/${READING_TOPIC_FILTER}`, { qos: 1 });
-    });
+    ready.push(
+      new Promise<void>((resolve) => {
+        client.on('connect', (ack) => {
+          if (ack.sessionPresent) return resolve();
+          client.subscribe(filter, { qos: 1 }, (err) => {
+            if (err) ctx.log.warn({ err: err.message }, 'external MQTT broker refused the subscription');
+            resolve();
+          });
+        });
+      }),
+    );
     client.on('error', (e) => ctx.log.warn({ err: e.message }, 'external MQTT broker'));
     clients.push(client);
   }
-  ctx.log.info({ url: url.replace(/\/\/[^@]*@/, '//***@') }, 'subscribed to external MQTT broker');
+  // Wait (a while) for the sessions, so readings sent right after the start are not missed on a first start.
+  let timer: NodeJS.Timeout | undefined;
+  const connected = await Promise.race([
+    Promise.all(ready).then(() => true),
+    new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 10_000))),
+  ]);
+  clearTimeout(timer);
+  const where = url.replace(/\/\/[^@]*@/, '//***@');
+  if (connected) ctx.log.info({ url: where }, 'subscribed to external MQTT broker');
+  else ctx.log.warn({ url: where }, 'external MQTT broker not reachable yet; retrying in the background');
   return {
     port: null,
     async close() {

@@ -1,6 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
-import type { Database } from '../../platform/db/schema.ts';
 
 /** A reading ready to store: the device id is resolved, values checked. */
 export interface ReadingRow {
@@ -78,11 +77,10 @@ export interface BatchResult {
   cameOnline: { deviceId: number; platformId: number | null }[];
 }
 
-const rollupUpsert = (table: 'readings_hourly' | 'readings_daily', unit: 'hour' | 'day'): string => `
+/** Merges per-bucket aggregates of a batch (the `source` query, in column order) into a rollup table. */
+const rollupMerge = (table: 'readings_hourly' | 'readings_daily', source: string): string => `
   insert into ${table} as r (device_id, quantity, bucket, n, total, min_v, max_v, first_ts, first_v, last_ts, last_v)
-  select device_id, quantity, date_trunc('${unit}', ts at time zone 'UTC') at time zone 'UTC', count(*), sum(v), min(v), max(v),
-         min(ts), (array_agg(v order by ts))[1], max(ts), (array_agg(v order by ts desc))[1]
-  from q group by 1, 2, 3 order by 1, 2, 3
+  select * from (${source}) s order by 1, 2, 3
   on conflict (device_id, quantity, bucket) do update set
     n = r.n + excluded.n,
     total = r.total + excluded.total,
@@ -91,68 +89,92 @@ const rollupUpsert = (table: 'readings_hourly' | 'readings_daily', unit: 'hour' 
     first_v = case when excluded.first_ts < r.first_ts then excluded.first_v else r.first_v end,
     first_ts = least(r.first_ts, excluded.first_ts),
     last_v = case when excluded.last_ts >= r.last_ts then excluded.last_v else r.last_v end,
-    last_ts = greatest(r.last_ts, excluded.last_ts)`;
+    last_ts = greatest(r.last_ts, excluded.last_ts)
+  returning 1`;
 
 /**
- * Stores a batch in one transaction: the raw readings (a repeat of a stored (device, ts) is skipped),
- * the hour and day rollups of what was inserted, and each device's newest values and last-seen time.
- * When this returns, the batch is committed.
+ * The whole batch as ONE statement (one round trip, committed on its own): the raw insert (a repeat of
+ * a stored (device, ts) is skipped), the hour buckets of what was inserted, the hour and day rollups
+ * merged from those buckets, and each device's newest values and last-seen time. It answers the
+ * inserted readings (device and time) and the devices that were offline. All data-modifying parts see
+ * the same snapshot and commit together.
+ */
+const BATCH_REST = `,
+  q as (
+    select device_id, ts, e.key as quantity, (e.value #>> '{}')::float8 as v
+    from ins, jsonb_each(ins.vals) e where jsonb_typeof(e.value) = 'number'),
+  hb as materialized (
+    select device_id, quantity, date_trunc('hour', ts at time zone 'UTC') at time zone 'UTC' as bucket,
+           count(*)::int as n, sum(v) as total, min(v) as min_v, max(v) as max_v,
+           min(ts) as first_ts, (array_agg(v order by ts))[1] as first_v,
+           max(ts) as last_ts, (array_agg(v order by ts desc))[1] as last_v
+    from q group by 1, 2, 3),
+  h as (${'${HOURLY}'}),
+  d as (${'${DAILY}'}),
+  merged as (
+    select device_id, max(ts) as ts, jsonb_object_agg(e.key, e.value order by ts) as vals
+    from ins, jsonb_each(ins.vals) e group by device_id),
+  old as (select id, state from devices where id in (select device_id from merged) order by id for update),
+  upd as (
+    update devices dv set
+      last_seen_at = now(),
+      last_values = case when dv.last_reading_at is null or m.ts >= dv.last_reading_at
+                         then dv.last_values || m.vals else dv.last_values end,
+      last_reading_at = greatest(dv.last_reading_at, m.ts),
+      state = case when dv.state = 'offline' then 'normal' else dv.state end
+    from merged m, old o
+    where dv.id = m.device_id and o.id = dv.id
+    returning dv.id, dv.platform_id, o.state as old_state)
+  select 0 as k, device_id as id, (extract(epoch from ts) * 1000)::float8 as ms, null::int as platform_id from ins
+  union all
+  select 1, id, null, platform_id from upd where old_state = 'offline'
+  union all
+  select 2, count(*)::int, null, null from h
+  union all
+  select 3, count(*)::int, null, null from d`
+  .replace('${HOURLY}', rollupMerge('readings_hourly', 'select * from hb'))
+  .replace(
+    '${DAILY}',
+    rollupMerge(
+      'readings_daily',
+      `select device_id, quantity, date_trunc('day', bucket at time zone 'UTC') at time zone 'UTC', sum(n)::int,
+              sum(total), min(min_v), max(max_v), min(first_ts), (array_agg(first_v order by first_ts))[1],
+              max(last_ts), (array_agg(last_v order by last_ts desc))[1]
+       from hb group by 1, 2, 3`,
+    ),
+  );
+
+/**
+ * Stores a batch (readings with distinct (device, ts)): raw readings, hour and day rollups, and the
+ * devices' newest values, in one statement. When this returns, the batch is committed.
  */
 export async function writeBatch(db: Db, rows: readonly ReadingRow[]): Promise<BatchResult> {
-  const ids: number[] = [];
-  const tss: string[] = [];
-  const vals: string[] = [];
-  for (const r of rows) {
-    ids.push(r.deviceId);
-    tss.push(new Date(r.ts).toISOString());
-    vals.push(JSON.stringify(r.values));
+  const ids: number[] = new Array(rows.length);
+  const tss: string[] = new Array(rows.length);
+  const vals: string[] = new Array(rows.length);
+  const byKey = new Map<string, ReadingRow>();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    ids[i] = r.deviceId;
+    tss[i] = new Date(r.ts).toISOString();
+    vals[i] = JSON.stringify(r.values);
+    byKey.set(`${r.deviceId}:${r.ts}`, r);
   }
-  return db.k.transaction().execute(async (tx: Kysely<Database>) => {
-    const ins = await sql<{ device_id: number; ts: Date; vals: Record<string, number> }>`
+  const res = await sql<{ k: number; id: number; ms: number | null; platform_id: number | null }>`
+    with ins as (
       insert into readings (device_id, ts, vals)
       select * from unnest(${ids}::int[], ${tss}::timestamptz[], ${vals}::jsonb[])
       on conflict (device_id, ts) do nothing
-      returning device_id, ts, vals`.execute(tx);
-    const inserted: ReadingRow[] = ins.rows.map((r) => ({
-      deviceId: r.device_id,
-      ts: new Date(r.ts).getTime(),
-      values: typeof r.vals === 'string' ? (JSON.parse(r.vals) as Record<string, number>) : r.vals,
-    }));
-    if (inserted.length === 0) return { inserted, cameOnline: [] };
-    const iIds: number[] = [];
-    const iTs: string[] = [];
-    const iVals: string[] = [];
-    for (const r of inserted) {
-      iIds.push(r.deviceId);
-      iTs.push(new Date(r.ts).toISOString());
-      iVals.push(JSON.stringify(r.values));
-    }
-    const q = sql`with src as (select * from unnest(${iIds}::int[], ${iTs}::timestamptz[], ${iVals}::jsonb[]) as s(device_id, ts, vals)),
-      q as (select device_id, ts, e.key as quantity, (e.value #>> '{}')::float8 as v
-            from src, jsonb_each(src.vals) e where jsonb_typeof(e.value) = 'number')`;
-    await sql`${q} ${sql.raw(rollupUpsert('readings_hourly', 'hour'))}`.execute(tx);
-    await sql`${q} ${sql.raw(rollupUpsert('readings_daily', 'day'))}`.execute(tx);
-    const online = await sql<{ id: number; platform_id: number | null; old_state: string }>`
-      with src as (select * from unnest(${iIds}::int[], ${iTs}::timestamptz[], ${iVals}::jsonb[]) as s(device_id, ts, vals)),
-      merged as (select device_id, max(ts) as ts, jsonb_object_agg(e.key, e.value order by ts) as vals
-                 from src, jsonb_each(src.vals) e group by device_id),
-      old as (select id, state from devices where id in (select device_id from merged) order by id for update)
-      update devices d set
-        last_seen_at = now(),
-        last_values = case when d.last_reading_at is null or m.ts >= d.last_reading_at
-                           then d.last_values || m.vals else d.last_values end,
-        last_reading_at = greatest(d.last_reading_at, m.ts),
-        state = case when d.state = 'offline' then 'normal' else d.state end
-      from merged m, old o
-      where d.id = m.device_id and o.id = d.id
-      returning d.id, d.platform_id, o.state as old_state`.execute(tx);
-    return {
-      inserted,
-      cameOnline: online.rows
-        .filter((r) => r.old_state === 'offline')
-        .map((r) => ({ deviceId: r.id, platformId: r.platform_id })),
-    };
-  });
+      returning device_id, ts, vals) ${sql.raw(BATCH_REST)}`.execute(db.k);
+  const inserted: ReadingRow[] = [];
+  const cameOnline: BatchResult['cameOnline'] = [];
+  for (const r of res.rows) {
+    if (r.k === 0) {
+      const row = byKey.get(`${r.id}:${r.ms}`);
+      if (row) inserted.push(row);
+    } else if (r.k === 1) cameOnline.push({ deviceId: r.id, platformId: r.platform_id });
+  }
+  return { inserted, cameOnline };
 }
 
 /** Devices silent for longer than their offline hours (default when unset) become offline. */
@@ -172,8 +194,8 @@ export async function markOffline(
 export async function countRejections(db: Db, counts: Map<string, number>): Promise<void> {
   if (counts.size === 0) return;
   const day = new Date().toISOString().slice(0, 10);
-  for (const [reason, n] of counts) {
-    await sql`insert into ingest_rejections (day, reason, n) values (${day}, ${reason}, ${n})
-      on conflict (day, reason) do update set n = ingest_rejections.n + excluded.n`.execute(db.k);
-  }
+  // One statement: a failed flush adds nothing, so the caller may retry it whole.
+  await sql`insert into ingest_rejections (day, reason, n)
+    select ${day}::date, * from unnest(${[...counts.keys()]}::text[], ${[...counts.values()]}::int[])
+    on conflict (day, reason) do update set n = ingest_rejections.n + excluded.n`.execute(db.k);
 }

@@ -24,6 +24,13 @@ export interface CommittedReading {
 }
 
 export type ReadingsListener = (readings: CommittedReading[]) => void | Promise<void>;
+/** A device state change made by ingest: offline (sweep) or back online ('normal'). */
+export interface DeviceStateChange {
+  deviceId: number;
+  platformId: number | null;
+  state: 'offline' | 'normal';
+}
+export type DeviceStateListener = (changes: DeviceStateChange[]) => void | Promise<void>;
 
 const CACHE_MS = 5_000;
 
@@ -63,12 +70,14 @@ export class IngestService {
   private rejected = new Map<RejectReason, number>();
   private unsavedRejections = new Map<string, number>();
   private listeners: ReadingsListener[] = [];
+  private stateListeners: DeviceStateListener[] = [];
   private platformOfDevice = new Map<number, number | null>();
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly ctx: AppContext) {
     this.writer = new ReadingWriter(ctx.db, {
       maxBatch: 5000,
+      concurrency: ctx.db.kind === 'postgres' ? 2 : 1,
       maxQueue: ctx.config.ingestMaxQueue,
       onCommit: (r) => this.afterCommit(r),
     });
@@ -91,6 +100,19 @@ export class IngestService {
 
   onReadings(fn: ReadingsListener): void {
     this.listeners.push(fn);
+  }
+
+  /** Listeners of the state changes ingest makes (offline sweep, back online): offline alerts. */
+  onDeviceState(fn: DeviceStateListener): void {
+    this.stateListeners.push(fn);
+  }
+
+  private emitStates(changes: DeviceStateChange[]): void {
+    if (changes.length === 0) return;
+    for (const fn of this.stateListeners)
+      Promise.resolve()
+        .then(() => fn(changes))
+        .catch((e: unknown) => this.ctx.log.error({ err: e }, 'device state listener failed'));
   }
 
   stats(): IngestStats {
@@ -217,6 +239,7 @@ export class IngestService {
           deviceId: s.deviceId,
           state: 'normal',
         });
+    this.emitStates(r.cameOnline.map((s) => ({ ...s, state: 'normal' as const })));
     for (const fn of this.listeners) {
       Promise.resolve()
         .then(() => fn(committed))
@@ -234,6 +257,7 @@ export class IngestService {
           deviceId: s.deviceId,
           state: 'offline',
         });
+    this.emitStates(gone.map((s) => ({ ...s, state: 'offline' as const })));
     return gone.length;
   }
 
@@ -257,11 +281,18 @@ export class IngestService {
     return dropped;
   }
 
-  private async flushRejections(): Promise<void> {
+  /** Adds the rejections counted since the last flush to the ingest_rejections table (runs every 10 s). */
+  async flushRejections(): Promise<void> {
     if (this.unsavedRejections.size === 0) return;
     const counts = this.unsavedRejections;
     this.unsavedRejections = new Map();
-    await repo.countRejections(this.ctx.db, counts);
+    try {
+      await repo.countRejections(this.ctx.db, counts);
+    } catch (e) {
+      // Keep the counts for the next flush.
+      for (const [k, n] of counts) this.unsavedRejections.set(k, (this.unsavedRejections.get(k) ?? 0) + n);
+      throw e;
+    }
   }
 
   async close(): Promise<void> {

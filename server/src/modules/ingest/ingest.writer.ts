@@ -17,6 +17,11 @@ export interface WriterOptions {
   maxBatch: number;
   /** Readings waiting at most; submit() waits for room beyond this (back-pressure). */
   maxQueue: number;
+  /**
+   * Batches written at the same time (PostgreSQL: 2, so one batch is prepared and sent while another
+   * commits; PGlite has one connection: 1). Lock order inside a batch is fixed, so they do not deadlock.
+   */
+  concurrency?: number;
   /** Called after each commit with what was inserted (never throws into the writer). */
   onCommit?: (r: BatchResult) => void;
 }
@@ -31,10 +36,12 @@ export interface WriterOptions {
 export class ReadingWriter {
   private queue: Job[] = [];
   private queued = 0;
-  private running = false;
+  private inFlight = 0;
+  private scheduled = false;
   private closed = false;
   private waiters: (() => void)[] = [];
   private partitions = new Set<string>();
+  private creating = new Map<string, Promise<void>>();
   batches = 0;
   stored = 0;
   duplicates = 0;
@@ -63,67 +70,76 @@ export class ReadingWriter {
     return new Promise((resolve, reject) => {
       this.queue.push({ rows, next: 0, stored: 0, failed: null, pending: rows.length, resolve, reject });
       this.queued += rows.length;
-      if (!this.running) void this.run();
+      this.schedule();
     });
   }
 
-  private async run(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.queue.length > 0) {
-        // Take up to maxBatch readings across the waiting jobs.
-        const batch: ReadingRow[] = [];
-        const parts: { job: Job; n: number }[] = [];
-        for (const job of this.queue) {
-          if (batch.length >= this.opts.maxBatch) break;
-          const n = Math.min(job.rows.length - job.next, this.opts.maxBatch - batch.length);
-          if (n <= 0) continue;
-          for (let i = job.next; i < job.next + n; i++) batch.push(job.rows[i]!);
-          job.next += n;
-          parts.push({ job, n });
-        }
-        this.queue = this.queue.filter((j) => j.next < j.rows.length);
-        this.queued -= batch.length;
-        this.wake();
-        let result: BatchResult | null = null;
-        let error: unknown = null;
-        try {
-          await this.ensurePartitions(batch);
-          result = await writeBatch(this.db, dedupe(batch));
-        } catch (e) {
-          error = e;
-        }
-        if (result) {
-          this.batches++;
-          this.stored += result.inserted.length;
-          this.duplicates += batch.length - result.inserted.length;
-          try {
-            this.opts.onCommit?.(result);
-          } catch {
-            /* a listener's failure never stops the writer */
-          }
-        }
-        // Credit each job; count inserted rows per job by identity of (device, ts).
-        const insertedKeys = result ? new Set(result.inserted.map((r) => `${r.deviceId}:${r.ts}`)) : null;
-        let offset = 0;
-        for (const { job, n } of parts) {
-          if (error) job.failed = error;
-          else
-            for (let i = offset; i < offset + n; i++) {
-              const r = batch[i]!;
-              const k = `${r.deviceId}:${r.ts}`;
-              if (insertedKeys!.delete(k)) job.stored++;
-            }
-          offset += n;
-          job.pending -= n;
-          if (job.pending === 0) {
-            if (job.failed) job.reject(job.failed);
-            else job.resolve({ stored: job.stored, duplicates: job.rows.length - job.stored });
-          }
-        }
+  /** Starts a batch on the next turn of the event loop, so readings submitted in the same turn share it. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.run();
+    });
+  }
+
+  /** Starts batches while there is work and fewer than `concurrency` are being written. */
+  private run(): void {
+    while (this.queue.length > 0 && this.inFlight < (this.opts.concurrency ?? 1)) {
+      // Take up to maxBatch readings across the waiting jobs.
+      const batch: ReadingRow[] = [];
+      const parts: { job: Job; n: number }[] = [];
+      for (const job of this.queue) {
+        if (batch.length >= this.opts.maxBatch) break;
+        const n = Math.min(job.rows.length - job.next, this.opts.maxBatch - batch.length);
+        if (n <= 0) continue;
+        for (let i = job.next; i < job.next + n; i++) batch.push(job.rows[i]!);
+        job.next += n;
+        parts.push({ job, n });
       }
-    } finally {
-      this.running = false;
+      this.queue = this.queue.filter((j) => j.next < j.rows.length);
+      this.queued -= batch.length;
+      this.wake();
+      this.inFlight++;
+      void this.write(batch, parts).finally(() => {
+        this.inFlight--;
+        this.run();
+      });
+    }
+  }
+
+  private async write(batch: ReadingRow[], parts: { job: Job; n: number }[]): Promise<void> {
+    let result: BatchResult | null = null;
+    let error: unknown = null;
+    try {
+      await this.ensurePartitions(batch);
+      result = await writeBatch(this.db, dedupe(batch));
+    } catch (e) {
+      error = e;
+    }
+    if (result) {
+      this.batches++;
+      this.stored += result.inserted.length;
+      this.duplicates += batch.length - result.inserted.length;
+      try {
+        this.opts.onCommit?.(result);
+      } catch {
+        /* a listener's failure never stops the writer */
+      }
+    }
+    // Credit each job with the rows of its own that were inserted (writeBatch answers the batch's row objects).
+    const inserted = result ? new Set<ReadingRow>(result.inserted) : null;
+    let offset = 0;
+    for (const { job, n } of parts) {
+      if (error) job.failed = error;
+      else for (let i = offset; i < offset + n; i++) if (inserted!.has(batch[i]!)) job.stored++;
+      offset += n;
+      job.pending -= n;
+      if (job.pending === 0) {
+        if (job.failed) job.reject(job.failed);
+        else job.resolve({ stored: job.stored, duplicates: job.rows.length - job.stored });
+      }
     }
   }
 
@@ -138,8 +154,16 @@ export class ReadingWriter {
       if (!this.partitions.has(p) && !months.has(p)) months.set(p, r.ts);
     }
     for (const [name, ts] of months) {
-      await ensurePartition(this.db, ts);
-      this.partitions.add(name);
+      // One creation per partition even with batches in parallel.
+      let p = this.creating.get(name);
+      if (!p) {
+        p = ensurePartition(this.db, ts).then(() => {
+          this.partitions.add(name);
+        });
+        this.creating.set(name, p);
+        void p.catch(() => undefined).finally(() => this.creating.delete(name));
+      }
+      await p;
     }
   }
 
@@ -150,13 +174,16 @@ export class ReadingWriter {
 
   /** Lets queued work finish, then refuses new work. */
   async close(): Promise<void> {
-    while (this.running || this.queue.length > 0) await new Promise((r) => setTimeout(r, 10));
+    while (this.inFlight > 0 || this.queue.length > 0 || this.scheduled) await new Promise((r) => setTimeout(r, 10));
     this.closed = true;
     for (const w of this.waiters.splice(0)) w();
   }
 }
 
-/** Keeps the first of readings with the same (device, ts) inside one batch. */
+/**
+ * Keeps the first of readings with the same (device, ts) inside one batch, in (device, ts) order, so
+ * batches written at the same time take their row locks in the same order.
+ */
 function dedupe(batch: ReadingRow[]): ReadingRow[] {
   const seen = new Set<string>();
   const out: ReadingRow[] = [];
@@ -166,5 +193,5 @@ function dedupe(batch: ReadingRow[]): ReadingRow[] {
     seen.add(k);
     out.push(r);
   }
-  return out;
+  return out.sort((a, b) => a.deviceId - b.deviceId || a.ts - b.ts);
 }

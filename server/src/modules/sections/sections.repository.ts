@@ -380,3 +380,160 @@ export async function findRiverWater(db: Db, scope: DataScope, id: number): Prom
 export async function deleteRiverWater(db: Db, id: number): Promise<void> {
   await db.k.deleteFrom('river_water_levels').where('id', '=', id).execute();
 }
+
+// Devices of a section's site (getModuleAndDeviceBySegmentId) and water-level devices (getSegmentWaterDeviceListPage).
+
+export interface SiteDeviceRow {
+  id: number;
+  deviceName: string;
+  number: string;
+  moduleId: number;
+  state: string;
+  heartWallBindingId: number | null;
+}
+
+/** Every device bound to the site, with its core-wall binding to the section (if any); by type, then name. */
+export async function siteDevicesWithBinding(db: Db, platformId: number, sectionId: number): Promise<SiteDeviceRow[]> {
+  const rows = await db.k
+    .selectFrom('devices as d')
+    .leftJoin('section_devices as sd', (j) =>
+      j.onRef('sd.device_id', '=', 'd.id').on('sd.section_id', '=', sectionId).on('sd.kind', '=', 'heartWall'),
+    )
+    .select(['d.id', 'd.device_name', 'd.number', 'd.module_id', 'd.state', 'sd.id as binding_id'])
+    .where('d.platform_id', '=', platformId)
+    .orderBy('d.module_id')
+    .orderBy('d.device_name')
+    .orderBy('d.id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    deviceName: r.device_name,
+    number: r.number,
+    moduleId: r.module_id,
+    state: r.state,
+    heartWallBindingId: r.binding_id ?? null,
+  }));
+}
+
+export interface WaterDeviceFilter {
+  pageNum: number;
+  pageSize: number;
+  platformId?: number | undefined;
+  sortField?: string | undefined;
+  sortOrder?: 'ascend' | 'descend' | undefined;
+}
+
+export interface WaterDeviceRaw {
+  id: number;
+  deviceName: string;
+  number: string;
+  moduleId: number;
+  platformId: number;
+  platformName: string;
+  terminalId: number | null;
+  terminalName: string | null;
+  state: string;
+  lastReadingAt: string | null;
+  lastValues: Record<string, unknown>;
+}
+
+const WATER_SORTABLE: Record<string, string> = {
+  deviceName: 'd.device_name',
+  number: 'd.number',
+  platformName: 'p.name',
+  lastReadingAt: 'd.last_reading_at',
+};
+
+/** Devices of these monitor types bound to a site within the scope (and the given site), paged. */
+export async function listWaterDevices(
+  db: Db,
+  scope: DataScope,
+  moduleIds: readonly number[],
+  f: WaterDeviceFilter,
+): Promise<{ list: WaterDeviceRaw[]; total: number }> {
+  let q = whereInScope(
+    db.k
+      .selectFrom('devices as d')
+      .innerJoin('platforms as p', 'p.id', 'd.platform_id')
+      .where('d.module_id', 'in', [...moduleIds]),
+    scope,
+    'd.platform_id',
+  );
+  if (f.platformId !== undefined) q = q.where('d.platform_id', '=', f.platformId);
+  const col = WATER_SORTABLE[f.sortField ?? ''] ?? 'd.id';
+  const dir = f.sortOrder === 'descend' ? sql`desc` : sql`asc`;
+  const [rows, total] = await Promise.all([
+    q
+      .leftJoin('terminals as tm', 'tm.id', 'd.terminal_id')
+      .select([
+        'd.id',
+        'd.device_name',
+        'd.number',
+        'd.module_id',
+        'd.platform_id',
+        'p.name as platform_name',
+        'd.terminal_id',
+        'tm.name as terminal_name',
+        'd.state',
+        'd.last_reading_at',
+        'd.last_values',
+      ])
+      .orderBy(sql`${sql.raw(col)} ${dir} nulls last`)
+      .orderBy('d.id')
+      .limit(f.pageSize)
+      .offset((f.pageNum - 1) * f.pageSize)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    list: rows.map((r) => ({
+      id: r.id,
+      deviceName: r.device_name,
+      number: r.number,
+      moduleId: r.module_id,
+      platformId: r.platform_id ?? 0,
+      platformName: r.platform_name,
+      terminalId: r.terminal_id,
+      terminalName: r.terminal_name ?? null,
+      state: r.state,
+      lastReadingAt: r.last_reading_at ? iso(r.last_reading_at) : null,
+      lastValues: (r.last_values ?? {}) as Record<string, unknown>,
+    })),
+    total: Number(total.n),
+  };
+}
+
+/** The sections of these sites whose water level source is automatic. */
+export async function autoSectionsOf(
+  db: Db,
+  platformIds: number[],
+): Promise<{ platformId: number; segmentId: number; name: string }[]> {
+  if (platformIds.length === 0) return [];
+  const rows = await db.k
+    .selectFrom('sections')
+    .select(['id', 'platform_id', 'name'])
+    .where('platform_id', 'in', platformIds)
+    .where('water_level_source', '=', 'auto')
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ platformId: r.platform_id, segmentId: r.id, name: r.name }));
+}
+
+/** The core-wall bindings of these devices with their sections' names. */
+export async function heartWallSectionsOf(
+  db: Db,
+  deviceIds: number[],
+): Promise<{ deviceId: number; segmentId: number; name: string }[]> {
+  if (deviceIds.length === 0) return [];
+  const rows = await db.k
+    .selectFrom('section_devices as sd')
+    .innerJoin('sections as s', 's.id', 'sd.section_id')
+    .select(['sd.device_id', 's.id', 's.name'])
+    .where('sd.device_id', 'in', deviceIds)
+    .where('sd.kind', '=', 'heartWall')
+    .orderBy('s.name')
+    .orderBy('s.id')
+    .execute();
+  return rows.map((r) => ({ deviceId: r.device_id, segmentId: r.id, name: r.name }));
+}

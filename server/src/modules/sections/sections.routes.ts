@@ -58,6 +58,13 @@ export function registerSections(app: FastifyInstance, ctx: AppContext): void {
     await svc.unbindHeartWall(caller(c), c.body.id);
     return { key: 'deleted' };
   });
+  defineRoute(app, ctx, r.moduleAndDevices, async (c) => ({
+    data: await svc.moduleAndDevices(caller(c), c.query.segmentId, c.lang),
+  }));
+  defineRoute(app, ctx, r.waterDevices, async (c) => {
+    const page = await svc.waterDevices(caller(c), c.query, c.lang);
+    return { data: { ...page, pageNum: c.query.pageNum, pageSize: c.query.pageSize } };
+  });
   defineRoute(app, ctx, r.riverWaterList, async (c) => {
     const page = await svc.riverWater(caller(c), c.query);
     return { data: { ...page, pageNum: c.query.pageNum, pageSize: c.query.pageSize } };

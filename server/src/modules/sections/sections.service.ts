@@ -3,7 +3,12 @@ import {
   SECTION_PLATFORM_TYPES,
   SECTION_WATER_LEVEL_MODULE_IDS,
   Status,
+  monitorTypeLabel,
   type CapacityRow,
+  type DeviceState,
+  type Language,
+  type SegmentModuleDevices,
+  type SegmentWaterDevice,
   type HeartWallBinding,
   type RiverWaterElevationRow,
   type SectionRow,
@@ -164,6 +169,81 @@ export class SectionsService {
       throw new AppError(Status.notFound, 'heartWallBindingNotFound');
     }
     await repo.deleteHeartWallBinding(this.ctx.db, id);
+  }
+
+  /** The devices of the section's site grouped by monitor type, each with its core-wall binding to the section. */
+  async moduleAndDevices(user: SessionUser, segmentId: number, lang: Language): Promise<SegmentModuleDevices[]> {
+    const s = await this.mustGet(user, segmentId);
+    const groups: SegmentModuleDevices[] = [];
+    for (const d of await repo.siteDevicesWithBinding(this.ctx.db, s.platformId, segmentId)) {
+      let g = groups.at(-1);
+      if (!g || g.moduleId !== d.moduleId) {
+        g = { moduleId: d.moduleId, moduleName: monitorTypeLabel(d.moduleId, lang), devices: [] };
+        groups.push(g);
+      }
+      g.devices.push({
+        deviceId: d.id,
+        deviceName: d.deviceName,
+        number: d.number,
+        state: d.state as DeviceState,
+        heartWallBindingId: d.heartWallBindingId,
+      });
+    }
+    return groups;
+  }
+
+  /**
+   * Water-level devices of the section's site (segmentId), of a site (platformId), or of every site in scope.
+   * A section and a site that do not belong together answer like a missing section.
+   */
+  async waterDevices(
+    user: SessionUser,
+    f: repo.WaterDeviceFilter & { segmentId?: number | undefined },
+    lang: Language,
+  ): Promise<{ list: SegmentWaterDevice[]; total: number }> {
+    let platformId = f.platformId;
+    if (f.segmentId !== undefined) {
+      const s = await this.mustGet(user, f.segmentId);
+      if (platformId !== undefined && platformId !== s.platformId) {
+        throw new AppError(Status.notFound, 'sectionNotFound');
+      }
+      platformId = s.platformId;
+    } else if (platformId !== undefined) {
+      await this.mustSite(user, platformId);
+    }
+    const page = await repo.listWaterDevices(this.ctx.db, user.scope, SECTION_WATER_LEVEL_MODULE_IDS, {
+      ...f,
+      platformId,
+    });
+    const auto = await repo.autoSectionsOf(this.ctx.db, [...new Set(page.list.map((d) => d.platformId))]);
+    const walls = await repo.heartWallSectionsOf(
+      this.ctx.db,
+      page.list.map((d) => d.id),
+    );
+    const list = page.list.map((d): SegmentWaterDevice => {
+      const level = d.lastValues.waterLevel;
+      return {
+        deviceId: d.id,
+        deviceName: d.deviceName,
+        number: d.number,
+        moduleId: d.moduleId,
+        moduleName: monitorTypeLabel(d.moduleId, lang),
+        platformId: d.platformId,
+        platformName: d.platformName,
+        terminalId: d.terminalId,
+        terminalName: d.terminalName,
+        state: d.state as DeviceState,
+        lastReadingAt: d.lastReadingAt,
+        lastWaterLevel: typeof level === 'number' ? level : null,
+        autoSections: auto
+          .filter((a) => a.platformId === d.platformId)
+          .map((a) => ({ segmentId: a.segmentId, name: a.name })),
+        heartWallSections: walls
+          .filter((w) => w.deviceId === d.id)
+          .map((w) => ({ segmentId: w.segmentId, name: w.name })),
+      };
+    });
+    return { list, total: page.total };
   }
 
   riverWater(user: SessionUser, f: repo.RiverWaterFilter): Promise<{ list: RiverWaterElevationRow[]; total: number }> {

@@ -342,6 +342,17 @@ export interface Database {
     last_v: number;
   };
   ingest_rejections: { day: string; reason: string; n: number };
+  // 0006_module_data: previous values of readings changed by data processing.
+  reading_edits: {
+    id: Generated<string>;
+    device_id: number;
+    ts: Date;
+    action: string;
+    old_vals: Json;
+    new_vals: Json | null;
+    user_id: number | null;
+    edited_at: Stamp;
+  };
   // 0007_monitor_views: device placement on the site's schematic (0..1) and on the map.
   device_positions: {
     device_id: number;
@@ -349,6 +360,190 @@ export interface Database {
     sketch_y: number | null;
     lon: number | null;
     lat: number | null;
+    updated_at: Stamp;
+  };
+  // 0010_alert_notifications: contacts, groups, templates, colour levels, the notification outbox.
+  alert_contacts: {
+    id: Generated<number>;
+    name: string;
+    phone: string | null;
+    email: string | null;
+    language: string;
+    person_id: number | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  alert_groups: {
+    id: Generated<number>;
+    name: string;
+    description: string | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  alert_group_contacts: { group_id: number; contact_id: number };
+  alert_group_platforms: { group_id: number; platform_id: number };
+  alert_templates: {
+    id: Generated<number>;
+    name: string;
+    sms_template_code: string | null;
+    subject: Json;
+    content: Json;
+    is_default: Generated<boolean>;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  alert_levels: { level: number; suggestion: Json; template_id: number | null; updated_at: Stamp };
+  alert_level_contacts: { level: number; contact_id: number };
+  notification_outbox: {
+    id: Generated<number>;
+    alert_id: number;
+    event_seq: number;
+    platform_id: number | null;
+    level: number;
+    channel: string;
+    recipient: string;
+    contact_id: number | null;
+    recipient_name: string;
+    language: string;
+    template_code: string | null;
+    subject: string;
+    body: string;
+    state: Generated<string>;
+    attempts: Generated<number>;
+    next_attempt_at: Stamp;
+    locked_until: Date | null;
+    last_error: string | null;
+    sent_at: Date | null;
+    created_at: Stamp;
+  };
+  alert_notification_marks: {
+    alert_id: number;
+    last_at: Date;
+    last_level: number;
+    notified_count: Generated<number>;
+    repeats: Generated<number>;
+  };
+  // 0009_alerts: alert criteria, alert values (rules), multi-device rules, alerts, hits, actions.
+  alert_criteria: {
+    id: Generated<number>;
+    name: string;
+    type: string;
+    description: string | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  alert_rules: {
+    id: Generated<number>;
+    device_id: number;
+    quantity: string;
+    level: number;
+    value_type: string;
+    value: number;
+    rate_value: number | null;
+    direction: string;
+    window_n: number | null;
+    window_unit: string | null;
+    ratio: number | null;
+    group_id: number | null;
+    channels: ColumnType<string[], string[] | undefined, string[]>;
+    push_interval_minutes: Generated<number>;
+    enabled: Generated<boolean>;
+    criterion_id: number | null;
+    description: string | null;
+    created_by: number | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  alert_relations: {
+    id: Generated<number>;
+    platform_id: number;
+    name: string;
+    members: ColumnType<unknown, string, string>;
+    value_type: string;
+    direction: string;
+    levels: ColumnType<unknown, string, string>;
+    window_n: number | null;
+    window_unit: string | null;
+    mode: Generated<string>;
+    group_id: number | null;
+    channels: ColumnType<string[], string[] | undefined, string[]>;
+    push_interval_minutes: Generated<number>;
+    enabled: Generated<boolean>;
+    description: string | null;
+    created_by: number | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  alerts: {
+    id: Generated<number>;
+    platform_id: number;
+    device_id: number;
+    quantity: string | null;
+    kind: string;
+    family: string;
+    rule_id: number | null;
+    relation_id: number | null;
+    value_type: string;
+    level: number;
+    first_level: number;
+    status: Generated<string>;
+    threshold: number | null;
+    first_value: number | null;
+    last_value: number | null;
+    metric: number | null;
+    count: Generated<number>;
+    first_at: Date | string;
+    last_at: Date | string;
+    escalated_at: Date | string | null;
+    evidence: ColumnType<unknown, string, string>;
+    group_id: number | null;
+    channels: ColumnType<string[], string[] | undefined, string[]>;
+    push_interval_minutes: Generated<number>;
+    processing: ColumnType<unknown, string | null | undefined, string | null>;
+    processed_at: Date | string | null;
+    processed_by: number | null;
+    processed_by_name: string | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  alert_hits: {
+    rule_key: string;
+    device_id: number;
+    reading_ts: Date | string;
+    alert_id: number;
+    level: number;
+    value: number | null;
+    metric: number | null;
+    created_at: Stamp;
+  };
+  alert_actions: {
+    id: Generated<number>;
+    alert_id: number;
+    at: Stamp;
+    action: string;
+    user_id: number | null;
+    user_name: string | null;
+    level: number | null;
+    detail: ColumnType<unknown, string | undefined, string>;
+  };
+  // 0008_ts_management: tailings supervision records (dates are read with to_char as yyyy-MM-dd).
+  ts_records: {
+    id: Generated<number>;
+    platform_id: number;
+    inspection_date: ColumnType<Date | string, string, string>;
+    inspector: string;
+    responsible_person: string | null;
+    items: ColumnType<unknown, string, string>;
+    dry_beach_length: number | null;
+    findings: string | null;
+    requirement: string | null;
+    deadline: ColumnType<Date | string | null, string | null, string | null>;
+    state: string;
+    completed_date: ColumnType<Date | string | null, string | null, string | null>;
+    completion_note: string | null;
+    attachments: ColumnType<unknown, string | undefined, string>;
+    created_by: number | null;
+    created_at: Stamp;
     updated_at: Stamp;
   };
   schema_migrations: { version: number; name: string; applied_at: Stamp };

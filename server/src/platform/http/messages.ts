@@ -514,6 +514,351 @@ export const MESSAGES = {
   ingestNotYourDevice: { en: 'The terminal may not send for device {detail}', zh: '该终端无权发送设备 {detail} 的数据', ko: '이 단말기는 {detail} 장치의 데이터를 보낼 수 없습니다' },
   ingestRateLimited: { en: 'Too many readings for this device; try again in {seconds} s', zh: '该设备数据过多，请 {seconds} 秒后重试', ko: '이 장치의 측정값이 너무 많습니다. {seconds}초 후 다시 시도하세요' },
   ingestOverloaded: { en: 'The server is busy; try again in {seconds} s', zh: '服务器繁忙，请 {seconds} 秒后重试', ko: '서버가 바쁩니다. {seconds}초 후 다시 시도하세요' },
+  forecastTooShort: {
+    en: 'The series has {count} values; at least sampleNum = {sampleNum} are needed',
+    zh: '数据只有 {count} 个，至少需要 sampleNum = {sampleNum} 个',
+    ko: '데이터가 {count}개뿐입니다. 최소 sampleNum = {sampleNum}개가 필요합니다',
+  },
+  forecastTypeMismatch: {
+    en: 'type {type} does not match this call (expected {expected})',
+    zh: 'type {type} 与该接口不符（应为 {expected}）',
+    ko: 'type {type}이(가) 이 호출과 맞지 않습니다 ({expected}이어야 함)',
+  },
+  forecastShifted: {
+    en: 'The grey model needs positive values: {shift} was added before fitting and subtracted from the results',
+    zh: '灰色模型需要正值：拟合前已加上 {shift}，结果已减回',
+    ko: '회색 모델은 양수 값이 필요합니다: 적합 전에 {shift}을(를) 더하고 결과에서 뺐습니다',
+  },
+  forecastClassRatio: {
+    en: 'The class-ratio (smoothness) check failed: the grey model may be unreliable for this series',
+    zh: '级比检验未通过：灰色模型对该序列可能不可靠',
+    ko: '급비(평활성) 검정에 실패했습니다: 이 계열에는 회색 모델이 신뢰하기 어려울 수 있습니다',
+  },
+  forecastDiverged: {
+    en: 'The model diverges on this series; try fewer steps or the other method',
+    zh: '该序列模型发散；请减少预测步数或换用另一方法',
+    ko: '이 계열에서 모델이 발산합니다. 예측 단계를 줄이거나 다른 방법을 사용하세요',
+  },
+  ivLengthMismatch: {
+    en: 'times has {times} values but values has {values}; they must match',
+    zh: 'times 有 {times} 个值而 values 有 {values} 个，两者必须相同',
+    ko: 'times는 {times}개, values는 {values}개입니다. 개수가 같아야 합니다',
+  },
+  ivTooFew: {
+    en: 'At least {min} points are needed (got {count})',
+    zh: '至少需要 {min} 个点（收到 {count} 个）',
+    ko: '최소 {min}개의 점이 필요합니다 ({count}개 받음)',
+  },
+  ivTimesOrder: {
+    en: 'times must be strictly increasing (item {index})',
+    zh: 'times 必须严格递增（第 {index} 项）',
+    ko: 'times는 엄격히 증가해야 합니다 ({index}번째 항목)',
+  },
+  ivNotMoving: {
+    en: 'Not applicable: the displacement is not increasing',
+    zh: '不适用：位移没有增加',
+    ko: '적용 불가: 변위가 증가하지 않습니다',
+  },
+  ivNotAccelerating: {
+    en: 'Not applicable: the movement is not accelerating (inverse velocity is not decreasing)',
+    zh: '不适用：变形未加速（速度倒数未减小）',
+    ko: '적용 불가: 변형이 가속되지 않습니다 (역속도가 감소하지 않음)',
+  },
+  ivPoorFit: {
+    en: 'Not applicable: the inverse velocity does not follow a line (R² < 0.5)',
+    zh: '不适用：速度倒数不呈线性（R² < 0.5）',
+    ko: '적용 불가: 역속도가 직선을 따르지 않습니다 (R² < 0.5)',
+  },
+  positionMissing: {
+    en: 'Give the schematic position (sketchX, sketchY) or the map position (lon, lat)',
+    zh: '请提供示意图位置（sketchX、sketchY）或地图位置（lon、lat）',
+    ko: '도면 위치(sketchX, sketchY) 또는 지도 위치(lon, lat)를 입력하세요',
+  },
+  positionSketchPair: {
+    en: 'The schematic position needs both sketchX and sketchY',
+    zh: '示意图位置需要同时提供 sketchX 和 sketchY',
+    ko: '도면 위치에는 sketchX와 sketchY가 모두 필요합니다',
+  },
+  positionMapPair: {
+    en: 'The map position needs both lon and lat',
+    zh: '地图位置需要同时提供经度和纬度',
+    ko: '지도 위치에는 경도와 위도가 모두 필요합니다',
+  },
+  positionClearAlone: {
+    en: 'Clearing a position cannot be combined with setting one',
+    zh: '清除位置时不能同时设置位置',
+    ko: '위치 해제와 위치 설정을 함께 할 수 없습니다',
+  },
+  // moduleData: the monitoring query API.
+  badTimeRange: {
+    en: 'The time range is invalid: give a start time before the end time',
+    zh: '时间范围无效：开始时间必须早于结束时间',
+    ko: '기간이 올바르지 않습니다: 시작 시간은 종료 시간보다 빨라야 합니다',
+  },
+  tooManyReadings: {
+    en: 'Too many readings in this range ({count}, at most {max}): choose a shorter range or an aggregation',
+    zh: '该时间范围内数据过多（{count} 条，最多 {max} 条）：请缩短时间范围或选择聚合方式',
+    ko: '이 기간의 데이터가 너무 많습니다 ({count}건, 최대 {max}건): 기간을 줄이거나 집계 방식을 선택하세요',
+  },
+  tooManyDevices: {
+    en: 'At most {max} devices can be compared',
+    zh: '最多只能对比 {max} 个设备',
+    ko: '최대 {max}개의 장치만 비교할 수 있습니다',
+  },
+  quantityUnknown: {
+    en: 'This device does not measure {quantity}',
+    zh: '该设备没有监测量 {quantity}',
+    ko: '이 장치는 {quantity}을(를) 측정하지 않습니다',
+  },
+  readingNotFound: {
+    en: 'The device has no reading at this time',
+    zh: '该设备在此时间没有数据',
+    ko: '이 시간에 장치의 데이터가 없습니다',
+  },
+  // tsManagement: tailings supervision records.
+  tsRecordNotFound: {
+    en: 'The supervision record does not exist',
+    zh: '监管记录不存在',
+    ko: '감독 기록이 존재하지 않습니다',
+  },
+  tsSiteNotTailings: {
+    en: 'Supervision records are kept only for tailings sites',
+    zh: '只有尾矿库可以添加监管记录',
+    ko: '감독 기록은 광미 댐 현장에만 둘 수 있습니다',
+  },
+  tsInspectionInFuture: {
+    en: 'The inspection date cannot be in the future',
+    zh: '检查日期不能晚于今天',
+    ko: '점검일은 미래일 수 없습니다',
+  },
+  tsItemNoteRequired: {
+    en: 'Describe the problem of every item marked as a problem',
+    zh: '请填写每个存在问题的检查项的问题说明',
+    ko: '문제로 표시한 모든 항목에 문제 내용을 입력하세요',
+  },
+  tsRequirementRequired: {
+    en: 'A problem was found: enter the rectification requirement',
+    zh: '存在问题，请填写整改要求',
+    ko: '문제가 발견되었습니다. 시정 요구 사항을 입력하세요',
+  },
+  tsDeadlineRequired: {
+    en: 'A problem was found: enter the rectification deadline',
+    zh: '存在问题，请填写整改期限',
+    ko: '문제가 발견되었습니다. 시정 기한을 입력하세요',
+  },
+  tsDeadlineBeforeInspection: {
+    en: 'The rectification deadline cannot be before the inspection date',
+    zh: '整改期限不能早于检查日期',
+    ko: '시정 기한은 점검일보다 이를 수 없습니다',
+  },
+  tsCompletedDateRequired: {
+    en: 'Enter the completion date of the rectification',
+    zh: '请填写整改完成日期',
+    ko: '시정 완료일을 입력하세요',
+  },
+  tsCompletedBeforeInspection: {
+    en: 'The completion date cannot be before the inspection date',
+    zh: '完成日期不能早于检查日期',
+    ko: '완료일은 점검일보다 이를 수 없습니다',
+  },
+  tsCompletedInFuture: {
+    en: 'The completion date cannot be in the future',
+    zh: '完成日期不能晚于今天',
+    ko: '완료일은 미래일 수 없습니다',
+  },
+  tsAlreadyRectified: {
+    en: 'The rectification of this record is already completed',
+    zh: '该记录已完成整改',
+    ko: '이 기록의 시정은 이미 완료되었습니다',
+  },
+  tsTooManyAttachments: {
+    en: 'At most {max} attachments',
+    zh: '附件最多 {max} 个',
+    ko: '첨부 파일은 최대 {max}개입니다',
+  },
+  tsAttachmentNotFound: {
+    en: 'Attachment {file} does not exist',
+    zh: '附件 {file} 不存在',
+    ko: '첨부 파일 {file}이(가) 존재하지 않습니다',
+  },
+  tsAttachmentOtherSite: {
+    en: 'Attachment {name} belongs to another site',
+    zh: '附件 {name} 属于其他平台',
+    ko: '첨부 파일 {name}은(는) 다른 현장의 파일입니다',
+  },
+  // alertNotifications
+  notifyContactNotFound: {
+    en: 'The alert contact does not exist',
+    zh: '预警联系人不存在',
+    ko: '경보 연락처가 존재하지 않습니다',
+  },
+  notifyContactNeedsAddress: {
+    en: 'Enter a phone number or an email address for the contact',
+    zh: '请填写联系人的手机号码或邮箱',
+    ko: '연락처의 전화번호 또는 이메일을 입력하세요',
+  },
+  notifyGroupNotFound: {
+    en: 'The contact group does not exist',
+    zh: '联系人分组不存在',
+    ko: '연락처 그룹이 존재하지 않습니다',
+  },
+  notifyGroupNameTaken: {
+    en: 'A contact group with this name already exists',
+    zh: '联系人分组名称重复',
+    ko: '같은 이름의 연락처 그룹이 이미 있습니다',
+  },
+  notifyGroupNeedsSite: {
+    en: 'Choose at least one site for the contact group',
+    zh: '请为联系人分组选择至少一个平台',
+    ko: '연락처 그룹에 현장을 하나 이상 선택하세요',
+  },
+  notifyTemplateNotFound: {
+    en: 'The alert template does not exist',
+    zh: '预警模板不存在',
+    ko: '경보 템플릿이 존재하지 않습니다',
+  },
+  notifyTemplateNameTaken: {
+    en: 'An alert template with this name already exists',
+    zh: '预警模板名称重复',
+    ko: '같은 이름의 경보 템플릿이 이미 있습니다',
+  },
+  notifyTemplateNeedsContent: {
+    en: 'Enter the template content in at least one language',
+    zh: '请至少填写一种语言的模板内容',
+    ko: '템플릿 내용을 하나 이상의 언어로 입력하세요',
+  },
+  notifyTemplatePlaceholder: {
+    en: 'Unknown placeholder {name}; allowed: {allowed}',
+    zh: '未知占位符 {name}；可用：{allowed}',
+    ko: '알 수 없는 자리표시자 {name}; 사용 가능: {allowed}',
+  },
+  notifyAlertNotFound: { en: 'The alert does not exist', zh: '预警不存在', ko: '경보가 존재하지 않습니다' },
+  notifyDeliveryNotFound: { en: 'The notification does not exist', zh: '通知不存在', ko: '알림이 존재하지 않습니다' },
+  notifyDeliveryNotFailed: {
+    en: 'Only a failed notification can be sent again',
+    zh: '只有发送失败的通知才能重新发送',
+    ko: '전송에 실패한 알림만 다시 보낼 수 있습니다',
+  },
+  notifyRetryQueued: { en: 'The notification will be sent again', zh: '通知将重新发送', ko: '알림을 다시 보냅니다' },
+  // alerts (early warning core)
+  alertTriggerRequired: { en: 'Please select the trigger condition', zh: '请选择触发条件', ko: '트리거 조건을 선택하세요' },
+  alertLevelRequired: { en: 'Please select the alert level', zh: '请选择告警等级', ko: '경보 등급을 선택하세요' },
+  alertChannelRequired: {
+    en: 'Please select the alert tool type',
+    zh: '请选择告警工具类型',
+    ko: '경보 도구 유형을 선택하세요',
+  },
+  alertGroupRequired: {
+    en: 'Please select the alert contact group',
+    zh: '请选择告警联系人组',
+    ko: '경보 연락처 그룹을 선택하세요',
+  },
+  alertValueFormat: {
+    en: 'The alert value format is incorrect',
+    zh: '告警值格式不正确',
+    ko: '경보 값 형식이 올바르지 않습니다',
+  },
+  alertRateValueFormat: {
+    en: 'The second value (rate, or exponent b) format is incorrect',
+    zh: '第二个值（速率或指数 b）格式不正确',
+    ko: '두 번째 값(변화율 또는 지수 b) 형식이 올바르지 않습니다',
+  },
+  alertWindowRequired: {
+    en: 'Please set the time window (number and unit)',
+    zh: '请设置时间窗口（数值和单位）',
+    ko: '시간 창(값과 단위)을 설정하세요',
+  },
+  alertRatioRange: {
+    en: 'The alert ratio must be between 0 and 1',
+    zh: '告警比例必须在 0 到 1 之间',
+    ko: '경보 비율은 0에서 1 사이여야 합니다',
+  },
+  alertQuantityUnknown: {
+    en: 'The device does not measure {quantity}',
+    zh: '该设备不测量 {quantity}',
+    ko: '이 장치는 {quantity}을(를) 측정하지 않습니다',
+  },
+  alertRuleExists: {
+    en: 'This quantity already has an alert value of this type and level',
+    zh: '该测量项已存在相同类型和等级的告警值',
+    ko: '이 측정 항목에 같은 유형과 등급의 경보 값이 이미 있습니다',
+  },
+  alertRuleNotFound: { en: 'The alert value does not exist', zh: '告警值不存在', ko: '경보 값이 존재하지 않습니다' },
+  alertNotFound: { en: 'The alert does not exist', zh: '告警不存在', ko: '경보가 존재하지 않습니다' },
+  alertCriterionNotFound: {
+    en: 'The alert criterion does not exist',
+    zh: '告警标准不存在',
+    ko: '경보 기준이 존재하지 않습니다',
+  },
+  alertRelationNotFound: {
+    en: 'The multi-device rule does not exist',
+    zh: '多设备规则不存在',
+    ko: '다중 장치 규칙이 존재하지 않습니다',
+  },
+  alertRelationMembers: {
+    en: 'A multi-device rule needs at least two devices of one site',
+    zh: '多设备规则至少需要同一站点的两个设备',
+    ko: '다중 장치 규칙에는 한 현장의 장치가 두 개 이상 필요합니다',
+  },
+  alertDeviceRequired: { en: 'Please choose a device', zh: '请选择设备', ko: '장치를 선택하세요' },
+  alertRangeInvalid: {
+    en: 'The time range is invalid',
+    zh: '时间范围无效',
+    ko: '시간 범위가 올바르지 않습니다',
+  },
+  alertAlreadyProcessed: {
+    en: 'This alert has been processed and can no longer be changed',
+    zh: '该告警已处理，不能再修改',
+    ko: '이 경보는 이미 처리되어 더 이상 변경할 수 없습니다',
+  },
+  alertAttachmentsMax: {
+    en: 'At most 3 attachments can be added',
+    zh: '最多只能添加 3 个附件',
+    ko: '첨부 파일은 최대 3개까지 추가할 수 있습니다',
+  },
+  alertAttachmentType: {
+    en: 'Attachments must be uploaded Word, PDF, jpg or png files',
+    zh: '附件必须是已上传的 Word、PDF、jpg 或 png 文件',
+    ko: '첨부 파일은 업로드된 Word, PDF, jpg 또는 png 파일이어야 합니다',
+  },
+  alertSuggestionRequired: {
+    en: 'Please enter the handling suggestion',
+    zh: '请输入处理意见',
+    ko: '처리 의견을 입력하세요',
+  },
+  alertFalseAlarmTypeRequired: {
+    en: 'Please select the false-alarm type',
+    zh: '请选择误报类型',
+    ko: '오경보 유형을 선택하세요',
+  },
+  alertProcessSaved: {
+    en: 'Saved; the alert is in pre-process and can still be changed',
+    zh: '已暂存，告警处于预处理状态，仍可修改',
+    ko: '임시 저장되었습니다. 경보는 사전 처리 상태이며 계속 수정할 수 있습니다',
+  },
+  alertProcessed: {
+    en: 'Processed; the record is now locked',
+    zh: '处理完成，记录已锁定',
+    ko: '처리되었습니다. 기록이 잠겼습니다',
+  },
+  alertReportSummary: { en: 'Summary', zh: '汇总', ko: '요약' },
+  alertReportAlerts: { en: 'Alerts', zh: '告警', ko: '경보' },
+  alertReportFrom: { en: 'From', zh: '开始', ko: '시작' },
+  alertReportTo: { en: 'To', zh: '结束', ko: '종료' },
+  alertReportTotal: { en: 'Total', zh: '合计', ko: '합계' },
+  alertReportLevel: { en: 'Level', zh: '等级', ko: '등급' },
+  alertReportCount: { en: 'Count', zh: '次数', ko: '건수' },
+  alertReportSite: { en: 'Site', zh: '站点', ko: '현장' },
+  alertReportType: { en: 'Type', zh: '类型', ko: '유형' },
+  alertReportPeriod: { en: 'Period', zh: '时段', ko: '기간' },
+  alertReportDevice: { en: 'Device', zh: '设备', ko: '장치' },
+  alertReportQuantity: { en: 'Quantity', zh: '测量项', ko: '측정 항목' },
+  alertReportStatus: { en: 'Status', zh: '状态', ko: '상태' },
+  alertReportValue: { en: 'Value', zh: '数值', ko: '값' },
+  alertReportThreshold: { en: 'Alert value', zh: '告警值', ko: '경보 값' },
+  alertReportFirstAt: { en: 'Raised at', zh: '告警时间', ko: '발생 시각' },
+  alertReportLastAt: { en: 'Last at', zh: '最近时间', ko: '최근 시각' },
+  alertReportProcessedBy: { en: 'Processed by', zh: '处理人', ko: '처리자' },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,32 +1,42 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Flex, Popconfirm, Select, Table, Typography, message } from 'antd';
 import type { TableColumnsType } from 'antd';
-import type { HeartWallBinding } from '@geosentry/contract';
+import type { DeviceOption, HeartWallBinding } from '@geosentry/contract';
 import { formatTime } from '../users/ui/formatTime.ts';
+import { DeviceStateTag } from '../devices/DeviceStateTag.tsx';
+import { deviceKeys, fetchDeviceOptions } from '../devices/devicesApi.ts';
 import { bindHeartWall, fetchHeartWall, sectionKeys, unbindHeartWall } from './sectionsApi.ts';
 
-const isId = (s: string): boolean => /^\d{1,9}$/.test(s.trim());
+interface BoundRow extends HeartWallBinding {
+  device: DeviceOption | undefined;
+}
 
 /**
- * The core-wall ("heart wall") devices of a section: the bound devices with delete, and binding by device
- * number (several at once: all or none). The devices feature will bring a device picker.
- * Test hooks: heartwall-table, #heartwall-device-ids, heartwall-bind, heartwall-delete(-confirm).
+ * The core-wall ("heart wall") devices of a section: a searchable picker of the devices of the section's site
+ * (grouped by monitor type, several at once: all or none, bindMiltiHeartWallDevice), and the bound devices
+ * with their number, type and state, each with unbind.
+ * Test hooks: #heartwall-devices, heartwall-bind, heartwall-table, heartwall-delete(-confirm).
  */
-export function HeartWallPanel({ segmentId }: { segmentId: number }) {
+export function HeartWallPanel({ segmentId, platformId }: { segmentId: number; platformId: number }) {
   const { t } = useTranslation('sections');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [ids, setIds] = useState<string[]>([]);
+  const [picked, setPicked] = useState<number[]>([]);
   const list = useQuery({ queryKey: sectionKeys.heartWall(segmentId), queryFn: () => fetchHeartWall(segmentId) });
+  const devices = useQuery({
+    queryKey: deviceKeys.options({ platformId }),
+    queryFn: () => fetchDeviceOptions({ platformId }),
+    staleTime: 30_000,
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: sectionKeys.heartWall(segmentId) });
 
   const bind = useMutation({
     mutationFn: (deviceIds: number[]) => bindHeartWall(segmentId, deviceIds),
     onSuccess: () => {
       void msg.success(t('messages.devicesBound'));
-      setIds([]);
+      setPicked([]);
       void refresh();
     },
   });
@@ -38,8 +48,36 @@ export function HeartWallPanel({ segmentId }: { segmentId: number }) {
     },
   });
 
-  const columns: TableColumnsType<HeartWallBinding> = [
-    { title: t('heartWall.deviceId'), dataIndex: 'deviceId', key: 'deviceId' },
+  const byId = useMemo(() => new Map((devices.data ?? []).map((d) => [d.deviceId, d])), [devices.data]);
+  const boundIds = useMemo(() => new Set((list.data ?? []).map((b) => b.deviceId)), [list.data]);
+  const rows: BoundRow[] = (list.data ?? []).map((b) => ({ ...b, device: byId.get(b.deviceId) }));
+
+  // Devices not bound yet, grouped by monitor type; the option text carries the name and number for search.
+  const options = useMemo(() => {
+    const groups = new Map<string, { label: string; value: number; title: string }[]>();
+    for (const d of devices.data ?? []) {
+      if (boundIds.has(d.deviceId)) continue;
+      const label = `${d.deviceName} (${d.number})`;
+      groups.set(d.moduleName, [...(groups.get(d.moduleName) ?? []), { label, value: d.deviceId, title: label }]);
+    }
+    return [...groups.entries()].map(([name, opts]) => ({ label: name, title: name, options: opts }));
+  }, [devices.data, boundIds]);
+
+  const nameOf = (row: BoundRow) => row.device?.deviceName ?? t('heartWall.unknownDevice', { id: row.deviceId });
+  const columns: TableColumnsType<BoundRow> = [
+    {
+      title: t('heartWall.device'),
+      key: 'device',
+      render: (_v, row) => <Typography.Text strong>{nameOf(row)}</Typography.Text>,
+    },
+    { title: t('heartWall.number'), key: 'number', render: (_v, row) => row.device?.number ?? '-' },
+    { title: t('heartWall.type'), key: 'type', render: (_v, row) => row.device?.moduleName ?? '-' },
+    {
+      title: t('heartWall.state'),
+      key: 'state',
+      width: 100,
+      render: (_v, row) => (row.device ? <DeviceStateTag state={row.device.state} /> : '-'),
+    },
     { title: t('heartWall.boundAt'), dataIndex: 'createdAt', key: 'createdAt', render: (v: string) => formatTime(v) },
     {
       title: t('fields.actions'),
@@ -47,53 +85,54 @@ export function HeartWallPanel({ segmentId }: { segmentId: number }) {
       width: 100,
       render: (_v, row) => (
         <Popconfirm
-          title={t('confirm.unbindDevice', { id: row.deviceId })}
-          okText={t('actions.delete')}
+          title={t('confirm.unbindDevice', { name: nameOf(row) })}
+          okText={t('actions.unbind')}
           okButtonProps={{ danger: true, 'data-testid': 'heartwall-delete-confirm' }}
           cancelText={t('form.cancel')}
           onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
         >
           <Button type="link" size="small" danger data-testid="heartwall-delete">
-            {t('actions.delete')}
+            {t('actions.unbind')}
           </Button>
         </Popconfirm>
       ),
     },
   ];
 
-  const valid = ids.filter(isId);
   return (
     <Flex vertical gap={12}>
       {msgHolder}
       <Typography.Text type="secondary">{t('heartWall.hint')}</Typography.Text>
       <Flex gap={8}>
-        <Select<string[]>
-          id="heartwall-device-ids"
-          mode="tags"
+        <Select<number[]>
+          id="heartwall-devices"
+          mode="multiple"
+          allowClear
           style={{ flex: 1 }}
-          tokenSeparators={[',', ' ', '，']}
           placeholder={t('heartWall.placeholder')}
-          value={ids}
-          open={false}
-          suffixIcon={null}
-          onChange={(v) => setIds(v.filter(isId).map((s) => s.trim()))}
+          loading={devices.isFetching}
+          value={picked}
+          options={options}
+          showSearch={{ optionFilterProp: 'label' }}
+          notFoundContent={devices.isFetching ? undefined : t('heartWall.noDevices')}
+          onChange={(v) => setPicked(v)}
         />
         <Button
           type="primary"
           data-testid="heartwall-bind"
-          disabled={valid.length === 0}
+          disabled={picked.length === 0}
           loading={bind.isPending}
-          onClick={() => bind.mutate([...new Set(valid.map(Number))])}
+          onClick={() => bind.mutate(picked)}
         >
           {t('actions.bindDevices')}
         </Button>
       </Flex>
-      <Table<HeartWallBinding>
+      <Table<BoundRow>
         rowKey="id"
         size="small"
         data-testid="heartwall-table"
         columns={columns}
-        dataSource={list.data ?? []}
+        dataSource={rows}
         loading={list.isFetching}
         pagination={false}
         locale={{ emptyText: t('heartWall.empty') }}

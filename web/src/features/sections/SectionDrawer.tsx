@@ -226,7 +226,7 @@ export function SectionDrawer({
             key: 'heartWall',
             label: tabLabel('heartWall'),
             disabled: needsSection,
-            children: section ? <HeartWallPanel segmentId={section.segmentId} /> : null,
+            children: section ? <HeartWallPanel segmentId={section.segmentId} platformId={section.platformId} /> : null,
           },
         ]}
       />

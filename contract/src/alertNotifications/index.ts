@@ -1,0 +1,324 @@
+// The alertNotifications feature's contract: alert contacts (alertContract), contact groups (alertGroup),
+// message templates (AlertTemplate), colour levels (AlertConfigure) and the delivery state of an alert's
+// notifications (spec §3 "Alert", §6, §9 channels; issue 5 scope item 3).
+import { z } from 'zod';
+import { pageQuery, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
+import { LANGUAGES, type Language } from '../api/envelope.ts';
+import { perm, routeTable } from '../api/routes.ts';
+import type { AlertChannel } from '../alerts/index.ts';
+import { jsonField, optBool, optEmail, optEnum, optInt, reqInt, PHONE_PATTERN } from '../devices/fields.ts';
+
+/** Channels that reach a phone number (mail reaches an email address). Channels and levels: see ../alerts. */
+export const PHONE_CHANNELS: readonly AlertChannel[] = ['networkSms', 'localSms', 'sms', 'voice'];
+
+/** Placeholders a template may use; anything else in braces is refused. */
+export const TEMPLATE_PLACEHOLDERS = [
+  'site',
+  'device',
+  'quantity',
+  'value',
+  'level',
+  'time',
+  'threshold',
+  'suggestion',
+] as const;
+export type TemplatePlaceholder = (typeof TEMPLATE_PLACEHOLDERS)[number];
+
+/** The placeholder names used in a text ({name}), in order of appearance. */
+export function placeholdersOf(text: string): string[] {
+  return [...text.matchAll(/\{([^{}\s]*)\}/g)].map((m) => m[1] ?? '');
+}
+
+/** Fills {name} placeholders; unknown ones stay as they are. */
+export function fillTemplate(text: string, values: Partial<Record<TemplatePlaceholder, string>>): string {
+  return text.replace(/\{([A-Za-z]+)\}/g, (all, name: string) => values[name as TemplatePlaceholder] ?? all);
+}
+
+/** A text per language; at least one language given (the service checks), empty strings dropped. */
+const optLangText = (max: number) => zOptText(max);
+export const perLanguageText = (max: number) =>
+  z.object({ en: optLangText(max), zh: optLangText(max), ko: optLangText(max) });
+export type PerLanguageText = Partial<Record<Language, string>>;
+
+export const CONTACT_SORT_FIELDS = ['name', 'phone', 'email', 'language', 'createdAt'] as const;
+
+/** A contact: name; phone (SMS, voice) and/or email (mail); the language messages are written in. */
+export const alertContactFields = {
+  name: zText(100),
+  phone: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.string().trim().regex(PHONE_PATTERN).optional(),
+  ),
+  email: optEmail(),
+  language: z.preprocess((v) => (v === '' || v === null || v === undefined ? 'en' : v), z.enum(LANGUAGES)),
+  /** An optional link to a responsible person (spec §3). */
+  personId: optInt(),
+};
+export const alertContactAddBody = z.object(alertContactFields);
+export const alertContactEditBody = z.object({ id: zInt(), ...alertContactFields });
+export const notificationIdBody = z.object({ id: zInt() });
+export const alertContactListQuery = pageQuery().extend({
+  keyword: zOptText(100),
+  language: optEnum(LANGUAGES),
+  groupId: optInt(),
+});
+
+export interface AlertContactRow {
+  id: number;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  language: Language;
+  personId: number | null;
+  personName: string | null;
+  /** Groups the contact belongs to (those the caller may see). */
+  groupIds: number[];
+  createdAt: string;
+}
+
+export const GROUP_SORT_FIELDS = ['name', 'createdAt'] as const;
+/** A contact group: members, and the sites whose alerts it is told about (none: every site). */
+export const alertGroupFields = {
+  name: zText(100),
+  description: zOptText(500),
+  contactIds: zIntList().optional().default([]),
+  platformIds: zIntList().optional().default([]),
+};
+export const alertGroupAddBody = z.object(alertGroupFields);
+export const alertGroupEditBody = z.object({ id: zInt(), ...alertGroupFields });
+export const alertGroupListQuery = pageQuery().extend({
+  keyword: zOptText(100),
+  platformId: optInt(),
+  contactId: optInt(),
+});
+
+export interface AlertGroupRow {
+  id: number;
+  name: string;
+  description: string | null;
+  contacts: { id: number; name: string }[];
+  contactIds: number[];
+  /** The group's sites within the caller's data scope. */
+  platformIds: number[];
+  createdAt: string;
+}
+
+export const TEMPLATE_SORT_FIELDS = ['name', 'smsTemplateCode', 'createdAt', 'updatedAt'] as const;
+/**
+ * A message template: name, the SMS gateway's template code, and per-language subject (mail) and content with
+ * placeholders ({site} {device} {quantity} {value} {level} {time} {threshold} {suggestion}). The default template
+ * is used when a rule and its level name none.
+ */
+export const alertTemplateFields = {
+  name: zText(100),
+  smsTemplateCode: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z
+      .string()
+      .trim()
+      .max(64)
+      .regex(/^[A-Za-z0-9_.-]+$/)
+      .optional(),
+  ),
+  subject: jsonField(perLanguageText(200)),
+  content: jsonField(perLanguageText(2000)),
+  isDefault: optBool(),
+};
+export const alertTemplateAddBody = z.object(alertTemplateFields);
+export const alertTemplateEditBody = z.object({ id: zInt(), ...alertTemplateFields });
+export const alertTemplateListQuery = pageQuery().extend({ keyword: zOptText(100) });
+
+export interface AlertTemplateRow {
+  id: number;
+  name: string;
+  smsTemplateCode: string | null;
+  subject: PerLanguageText;
+  content: PerLanguageText;
+  isDefault: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A colour level's setting: the suggestion (per language), the members told about every alert of the level, a template. */
+export const alertLevelEditBody = z.object({
+  level: reqInt(z.number().min(1).max(4)),
+  suggestion: jsonField(perLanguageText(1000)),
+  contactIds: zIntList().optional().default([]),
+  templateId: optInt(),
+});
+
+export interface AlertLevelRow {
+  level: number;
+  colour: string;
+  hex: string;
+  suggestion: PerLanguageText;
+  templateId: number | null;
+  contacts: { id: number; name: string }[];
+  contactIds: number[];
+  updatedAt: string;
+}
+
+export const NOTIFICATION_STATES = ['pending', 'sending', 'sent', 'failed'] as const;
+export type NotificationState = (typeof NOTIFICATION_STATES)[number];
+
+export const deliveriesQuery = z.object({ alertId: zInt() });
+
+/** One notification of an alert: to whom, how, in which language, and how far it got. */
+export interface AlertDeliveryRow {
+  id: number;
+  alertId: number;
+  eventSeq: number;
+  level: number;
+  channel: AlertChannel;
+  recipientName: string;
+  recipient: string;
+  language: Language;
+  subject: string;
+  body: string;
+  state: NotificationState;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  sentAt: string | null;
+  createdAt: string;
+}
+
+export const deliveryRetryBody = z.object({ id: zInt() });
+
+const tags = ['alertNotifications'];
+const A = '/api/v2/data/alert';
+const CONTACT = perm('alert-predict:alert-contract');
+const TEMPLATE = perm('alert-predict:alert-template');
+const SETTING = perm('alert-predict:alert-setting');
+const ALERT = perm('alert-predict:alert');
+
+export const alertNotificationsRoutes = routeTable({
+  contactList: {
+    method: 'GET',
+    path: `${A}/contract/getListPage`,
+    permission: CONTACT,
+    summary: 'Alert contacts, paged, filtered and sorted',
+    tags,
+    query: alertContactListQuery,
+  },
+  contactAdd: {
+    method: 'POST',
+    path: `${A}/contract/add`,
+    permission: CONTACT,
+    summary: 'Add an alert contact',
+    tags,
+    body: alertContactAddBody,
+  },
+  contactEdit: {
+    method: 'POST',
+    path: `${A}/contract/edit`,
+    permission: CONTACT,
+    summary: 'Edit an alert contact',
+    tags,
+    body: alertContactEditBody,
+  },
+  contactDelete: {
+    method: 'POST',
+    path: `${A}/contract/delete`,
+    permission: CONTACT,
+    summary: 'Delete an alert contact',
+    tags,
+    body: notificationIdBody,
+  },
+  // alertGroup carries no role of its own (spec §6): it is managed with the contacts.
+  groupList: {
+    method: 'GET',
+    path: `${A}/group/getListPage`,
+    permission: CONTACT,
+    summary: 'Alert contact groups, paged, filtered and sorted',
+    tags,
+    query: alertGroupListQuery,
+  },
+  groupAdd: {
+    method: 'POST',
+    path: `${A}/group/add`,
+    permission: CONTACT,
+    summary: 'Add an alert contact group',
+    tags,
+    body: alertGroupAddBody,
+  },
+  groupEdit: {
+    method: 'POST',
+    path: `${A}/group/edit`,
+    permission: CONTACT,
+    summary: 'Edit an alert contact group',
+    tags,
+    body: alertGroupEditBody,
+  },
+  groupDelete: {
+    method: 'POST',
+    path: `${A}/group/delete`,
+    permission: CONTACT,
+    summary: 'Delete an alert contact group',
+    tags,
+    body: notificationIdBody,
+  },
+  templateList: {
+    method: 'GET',
+    path: `${A}/template/getListPage`,
+    permission: TEMPLATE,
+    summary: 'Alert message templates, paged, filtered and sorted',
+    tags,
+    query: alertTemplateListQuery,
+  },
+  templateAdd: {
+    method: 'POST',
+    path: `${A}/template/add`,
+    permission: TEMPLATE,
+    summary: 'Add an alert message template',
+    tags,
+    body: alertTemplateAddBody,
+  },
+  templateEdit: {
+    method: 'POST',
+    path: `${A}/template/edit`,
+    permission: TEMPLATE,
+    summary: 'Edit an alert message template',
+    tags,
+    body: alertTemplateEditBody,
+  },
+  templateDelete: {
+    method: 'POST',
+    path: `${A}/template/delete`,
+    permission: TEMPLATE,
+    summary: 'Delete an alert message template',
+    tags,
+    body: notificationIdBody,
+  },
+  configureList: {
+    method: 'GET',
+    path: `${A}/configure/getList`,
+    permission: SETTING,
+    summary: 'The four colour levels with their members, suggestion and template',
+    tags,
+  },
+  configureEdit: {
+    method: 'POST',
+    path: `${A}/configure/edit`,
+    permission: SETTING,
+    summary: "Set a colour level's members, suggestion and template",
+    tags,
+    body: alertLevelEditBody,
+  },
+  deliveries: {
+    method: 'GET',
+    path: `${A}/getDeliveries`,
+    permission: ALERT,
+    summary: "Delivery state of an alert's notifications (scoped by the alert's site)",
+    tags,
+    query: deliveriesQuery,
+  },
+  deliveryRetry: {
+    method: 'POST',
+    path: `${A}/delivery/retry`,
+    permission: ALERT,
+    summary: 'Send a failed notification again (scoped by the alert site)',
+    tags,
+    body: deliveryRetryBody,
+  },
+});

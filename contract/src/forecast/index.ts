@@ -1,0 +1,220 @@
+// The forecast feature's contract: prediction of a monitoring series and the inverse-velocity failure-time
+// estimate (decision support). Route paths and parameters of the two prediction calls follow spec §7.
+import { z } from 'zod';
+import { zInt } from '../api/zod.ts';
+import { perm, routeTable } from '../api/routes.ts';
+
+/** Limits of the forecast calls. */
+export const FORECAST_LIMITS = {
+  /** Fewest values a model is fitted to (spec: sampleNum >= 4). */
+  minSample: 4,
+  /** Most values a model is fitted to. */
+  maxSample: 1000,
+  /** Most values a request may carry (only the last sampleNum are used). */
+  maxData: 10000,
+  /** Steps ahead (spec: 1..100). */
+  maxPredict: 100,
+  /** Inverse velocity: fewest (time, displacement) points. */
+  minInversePoints: 5,
+  /** Inverse velocity: most points. */
+  maxInversePoints: 10000,
+  /** Inverse velocity: largest smoothing window (intervals). */
+  maxWindow: 20,
+} as const;
+
+/** Prediction model: 0 = Holt's double exponential smoothing (getPrediction), 1 = grey model GM(1,1) (gmPrediction). */
+export const PREDICTION_TYPES = [0, 1] as const;
+export type PredictionType = (typeof PREDICTION_TYPES)[number];
+export const PREDICTION_METHOD: Record<PredictionType, 'holt' | 'gm11'> = { 0: 'holt', 1: 'gm11' };
+
+/**
+ * A list of finite numbers: a JSON array, a repeated form field, or comma-separated text (form-encoded
+ * clients send `data=1.2,1.3,1.5`). Blank items are refused, not skipped.
+ */
+export const zNumList = (max: number): z.ZodPreprocess<z.ZodArray<z.ZodNumber>, unknown> =>
+  z.preprocess((v) => {
+    if (v === undefined || v === null) return v;
+    if (v === '') return [];
+    const arr = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v];
+    return arr.map((x) => (typeof x === 'string' ? (x.trim() === '' ? NaN : Number(x.trim())) : x));
+  }, z.array(z.number().finite()).max(max));
+
+/**
+ * Body of both prediction calls (spec §7): the series, how many of its last values to fit, how many steps
+ * to predict. `type` is accepted on both paths and must match the path when given (0 on getPrediction,
+ * 1 on gmPrediction).
+ */
+export const predictionBody = z.object({
+  data: zNumList(FORECAST_LIMITS.maxData),
+  sampleNum: zInt().pipe(z.number().min(FORECAST_LIMITS.minSample).max(FORECAST_LIMITS.maxSample)),
+  predictNum: zInt().pipe(z.number().min(1).max(FORECAST_LIMITS.maxPredict)),
+  type: zInt()
+    .pipe(z.union([z.literal(0), z.literal(1)]))
+    .optional(),
+});
+export type PredictionBody = z.output<typeof predictionBody>;
+
+/**
+ * Body of the inverse-velocity call (beyond the spec): a cumulative displacement series.
+ * `times` epoch milliseconds, strictly increasing; `values` cumulative displacement in mm (same length).
+ * `window`: velocity = displacement difference over this many intervals (smoothing; default 3).
+ */
+export const inverseVelocityBody = z.object({
+  times: zNumList(FORECAST_LIMITS.maxInversePoints),
+  values: zNumList(FORECAST_LIMITS.maxInversePoints),
+  window: zInt().pipe(z.number().min(1).max(FORECAST_LIMITS.maxWindow)).optional(),
+});
+export type InverseVelocityBody = z.output<typeof inverseVelocityBody>;
+
+/**
+ * Accuracy grade of a fit (grey-system posterior-error test, used for both models):
+ * good: P > 0.95 and C < 0.35; qualified: P > 0.80 and C < 0.5; barely: P > 0.70 and C < 0.65; else unqualified.
+ */
+export const ACCURACY_GRADES = ['good', 'qualified', 'barely', 'unqualified'] as const;
+export type AccuracyGrade = (typeof ACCURACY_GRADES)[number];
+
+/** Fit statistics, computed on the one-step residuals of values 2..n of the sample (the first value is the start). */
+export interface FitStats {
+  /** Root mean square error, in the series' unit. */
+  rmse: number;
+  /** Mean absolute percentage error, in percent (values equal to 0 are left out; null when all are 0). */
+  mape: number | null;
+  /** Posterior variance ratio C = S2 / S1 (S1: standard deviation of the sample, S2: of the residuals). */
+  c: number;
+  /** Small-error probability P = share of residuals with |e - mean(e)| < 0.6745 * S1. */
+  p: number;
+  grade: AccuracyGrade;
+}
+
+/** GM(1,1) details: the whitening equation dx1/dt + a*x1 = b and the class-ratio (smoothness) check. */
+export interface GmDetails {
+  /** Development coefficient. */
+  a: number;
+  /** Grey input. */
+  b: number;
+  /** Class ratios x0(k-1)/x0(k), k = 2..n (of the shifted sample when shifted). */
+  classRatios: number[];
+  /** The admissible interval (e^(-2/(n+1)), e^(2/(n+1))). */
+  classRatioRange: [number, number];
+  /** Whether every class ratio lies in the interval (when not, the model may be unreliable: the answer still comes). */
+  classRatioPassed: boolean;
+}
+
+/** Holt details: smoothing constants found by minimising the sum of squared one-step errors on a 0.01 grid. */
+export interface HoltDetails {
+  alpha: number;
+  beta: number;
+  /** Final level and trend (the forecast h steps ahead is level + h * trend). */
+  level: number;
+  trend: number;
+  sse: number;
+}
+
+/**
+ * The answer of getPrediction and gmPrediction. Both carry the same fields so the screen can show either:
+ * `sample` (the last sampleNum values), `fitted` (same length; fitted[0] = sample[0]), `residuals`
+ * (sample - fitted, same length, residuals[0] = 0), `predicted` (predictNum values after the sample), `stats`.
+ *
+ * Type 0 is Holt's linear (double exponential) smoothing: it follows a level and a trend, suits series
+ * that drift or turn, and accepts any sign. Type 1 is the grey model GM(1,1): it fits an exponential to the
+ * accumulated series, suits short, smooth, monotone-ish series, and needs positive values, so when a
+ * sampled value is <= 0 the whole sample is shifted by `shift` = max(1, range) - min before fitting and the
+ * results are shifted back (`shift` > 0 and `notes` say so).
+ */
+export interface PredictionAnswer {
+  type: PredictionType;
+  method: 'holt' | 'gm11';
+  sampleNum: number;
+  predictNum: number;
+  sample: number[];
+  fitted: number[];
+  residuals: number[];
+  predicted: number[];
+  stats: FitStats;
+  /** Constant added before fitting (GM(1,1) with values <= 0), else 0. */
+  shift: number;
+  gm: GmDetails | null;
+  holt: HoltDetails | null;
+  /** Translated remarks for the user (shift applied, class-ratio check failed, ...). */
+  notes: string[];
+}
+
+/** Why an inverse-velocity estimate does not apply. */
+export const INVERSE_VELOCITY_REASONS = ['notMoving', 'notAccelerating', 'poorFit'] as const;
+export type InverseVelocityReason = (typeof INVERSE_VELOCITY_REASONS)[number];
+
+/** One velocity point: t (epoch ms, middle of the difference window), v (mm/day), inv = 1/v (day/mm). */
+export interface VelocityPoint {
+  t: number;
+  v: number;
+  inv: number | null;
+}
+
+/** A point of the fitted line 1/v = intercept + slope * t, with the band of +- 2 residual standard errors. */
+export interface InverseLinePoint {
+  t: number;
+  inv: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * The answer of inverseVelocity (Fukuzono's method; decision support, not a warning by itself).
+ * Velocity = difference of cumulative displacement over `window` intervals / elapsed days; the inverse
+ * velocity 1/v of the positive velocities is fitted by least squares against time (days); the predicted
+ * failure time is where the line reaches 1/v = 0. The band: where the line shifted by -+2 residual standard
+ * errors reaches zero (failureTimeEarliest .. failureTimeLatest). `applicable` is false (with `reason` and a
+ * translated `reasonText`) when the movement is not accelerating (slope >= 0), too few velocities are
+ * positive, or the line explains too little (R^2 < 0.5).
+ */
+export interface InverseVelocityAnswer {
+  decisionSupport: true;
+  applicable: boolean;
+  reason: InverseVelocityReason | null;
+  reasonText: string | null;
+  window: number;
+  velocities: VelocityPoint[];
+  /** Slope in (day/mm) per day, intercept in day/mm at `t0`, R^2, residual standard error (day/mm), points used. */
+  fit: { t0: number; slope: number; intercept: number; r2: number; residualStdError: number; n: number } | null;
+  /** Predicted failure time (epoch ms) and its band; null when not applicable. */
+  failureTime: number | null;
+  failureTimeEarliest: number | null;
+  failureTimeLatest: number | null;
+  /** The fitted line from the first velocity to the predicted failure time (for the chart). */
+  line: InverseLinePoint[];
+}
+
+const tags = ['forecast'];
+const A = '/api/v2/data/algorithm';
+const P = perm('monitor:predict');
+export const forecastRoutes = routeTable({
+  prediction: {
+    method: 'POST',
+    path: `${A}/getPrediction`,
+    permission: P,
+    summary: "Predict a series with Holt's double exponential smoothing (type 0)",
+    tags,
+    body: predictionBody,
+  },
+  gmPrediction: {
+    method: 'POST',
+    path: `${A}/gmPrediction`,
+    permission: P,
+    summary: 'Predict a series with the grey model GM(1,1) (type 1)',
+    tags,
+    body: predictionBody,
+  },
+  inverseVelocity: {
+    method: 'POST',
+    path: `${A}/inverseVelocity`,
+    permission: P,
+    summary: 'Inverse-velocity (Fukuzono) failure-time estimate of a displacement series; decision support',
+    tags,
+    body: inverseVelocityBody,
+  },
+});
+
+/** The path of the prediction call for a type (spec §7: the client chooses the call by type). */
+export function predictionRouteOf(type: PredictionType): (typeof forecastRoutes)['prediction' | 'gmPrediction'] {
+  return type === 1 ? forecastRoutes.gmPrediction : forecastRoutes.prediction;
+}

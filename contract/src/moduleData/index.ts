@@ -1,0 +1,570 @@
+// The moduleData feature's contract: the monitoring query API (real-time values, history, statistics,
+// data processing, rain windows, GNSS solution quality, module reports, site device status).
+import { z } from 'zod';
+import { zInt, zIntList, zOptText, zText } from '../api/zod.ts';
+import { perm, routeTable } from '../api/routes.ts';
+import { optEnum, optInt, optNum } from '../devices/fields.ts';
+import type { DeviceState } from '../devices/index.ts';
+import {
+  AGGREGATIONS,
+  MODULE_DATA_LIMITS,
+  REPORT_TEMPLATES,
+  SMOOTH_METHODS,
+  STATISTICS_TYPES,
+  TIME_RANGES,
+  parseTime,
+  type Aggregation,
+  type ReportStat,
+  type ReportTemplate,
+  type SmoothMethod,
+  type StatisticsType,
+} from './helpers.ts';
+
+export * from './helpers.ts';
+
+/**
+ * Design notes.
+ * - Times in answers are ISO 8601 UTC strings. Times in requests: yyyy-MM-dd, yyyy-MM-dd HH:mm[:ss] (UTC),
+ *   ISO 8601 or epoch ms. A date-only endTime includes that whole day. Buckets are UTC (hour, day, ISO week
+ *   starting Monday, month, year).
+ * - Every call is limited to the caller's data scope: a device or site outside it answers exactly like a
+ *   missing one (deviceNotFound / platformNotFound).
+ * - Quantities are the keys of contract/src/monitorTypes/catalogue.ts (quantitiesOf(moduleId)).
+ * - GNSS (module 1): readings carry dN, dE, dH (mm) and may carry sats (satellites used), pdop and fix
+ *   (1 fixed solution, 0 float/invalid). "Untie" (解算) = the solution: the real-time GNSS table shows the
+ *   displacement components with the 2D (horizontal) and 3D displacement. "Satellite info" = the newest
+ *   sats/pdop/fix per device. "Ionosphere" = solution quality: the latest table gives the newest quality
+ *   plus 24-hour figures (share of fixed solutions = average of `fix`, average pdop and sats); its history
+ *   is the pdop/sats/fix series (same shape as getHistoricalData).
+ */
+
+// ---------------------------------------------------------------------------------------------- inputs
+
+const blank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** An optional time (see design notes); invalid text is a validation error. */
+export const zTime = () =>
+  z.preprocess(
+    (v) => (blank(v) ? undefined : typeof v === 'string' ? v.trim() : v),
+    z
+      .union([z.string().max(40), z.number()])
+      .refine((v) => parseTime(v) !== null, { message: 'invalid time' })
+      .optional(),
+  );
+/** A required time. */
+export const zReqTime = () =>
+  z.preprocess(
+    (v) => (blank(v) ? undefined : typeof v === 'string' ? v.trim() : v),
+    z.union([z.string().max(40), z.number()]).refine((v) => parseTime(v) !== null, { message: 'invalid time' }),
+  );
+
+/** range (default 24h; custom when only startTime is given), startTime, endTime. */
+export const rangeFields = {
+  range: optEnum(TIME_RANGES),
+  startTime: zTime(),
+  endTime: zTime(),
+};
+
+const quantityField = zOptText(64);
+const aggregationField = z.preprocess((v) => (blank(v) ? undefined : v), z.enum(AGGREGATIONS).default('original'));
+const maxPointsField = z.preprocess(
+  (v) => (blank(v) ? undefined : typeof v === 'string' ? Number(v) : v),
+  z.number().int().min(10).max(MODULE_DATA_LIMITS.maxPoints).default(MODULE_DATA_LIMITS.defaultMaxPoints),
+);
+const methodField = z.preprocess((v) => (blank(v) ? undefined : v), z.enum(SMOOTH_METHODS).default('movingAverage'));
+const windowField = z.preprocess(
+  (v) => (blank(v) ? undefined : typeof v === 'string' ? Number(v) : v),
+  z
+    .number()
+    .int()
+    .min(MODULE_DATA_LIMITS.minSmoothWindow)
+    .max(MODULE_DATA_LIMITS.maxSmoothWindow)
+    .refine((w) => w % 2 === 1, { message: 'window must be odd' })
+    .default(5),
+);
+
+export const realTimeQuery = z.object({ platformId: optInt(), moduleId: optInt(), deviceId: optInt() });
+export const moduleDataPlatformQuery = z.object({ platformId: zInt() });
+export const siteOrDeviceQuery = z.object({ platformId: optInt(), deviceId: optInt() });
+
+/** getHistoricalData: one device (deviceId) or a comparison (deviceIds, 2..10; deviceId joins the list). */
+export const historyQuery = z
+  .object({
+    deviceId: optInt(),
+    deviceIds: zIntList().pipe(z.array(z.number().int()).max(MODULE_DATA_LIMITS.maxCompareDevices)),
+    quantity: quantityField,
+    ...rangeFields,
+    aggregation: aggregationField,
+    maxPoints: maxPointsField,
+  })
+  .refine((q) => q.deviceId !== undefined || q.deviceIds.length > 0, {
+    message: 'deviceId or deviceIds is required',
+    path: ['deviceId'],
+  });
+
+export const maxMinAvgQuery = z.object({ deviceId: zInt(), quantity: quantityField, ...rangeFields });
+export const clinometerAvgQuery = z.object({ platformId: optInt(), deviceId: optInt(), ...rangeFields });
+export const smoothPreviewQuery = z.object({
+  deviceId: zInt(),
+  quantity: zText(64),
+  ...rangeFields,
+  method: methodField,
+  window: windowField,
+});
+export const smoothBody = z.object({
+  deviceId: zInt(),
+  quantity: zText(64),
+  startTime: zReqTime(),
+  endTime: zReqTime(),
+  method: methodField,
+  window: windowField,
+});
+/** deleteData: a time range (both ends) or a list of reading timestamps (array, repeated field or comma list). */
+export const deleteDataBody = z
+  .object({
+    deviceId: zInt(),
+    startTime: zTime(),
+    endTime: zTime(),
+    ts: z.preprocess(
+      (v) =>
+        blank(v)
+          ? []
+          : (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v]).map((x) =>
+              typeof x === 'string' ? x.trim() : x,
+            ),
+      z
+        .array(z.union([z.string(), z.number()]).refine((x) => parseTime(x) !== null, { message: 'invalid time' }))
+        .max(MODULE_DATA_LIMITS.maxDeleteTimestamps),
+    ),
+  })
+  .refine((b) => b.ts.length > 0 || (b.startTime !== undefined && b.endTime !== undefined), {
+    message: 'give startTime and endTime, or ts',
+    path: ['ts'],
+  });
+export const editGnssBody = z
+  .object({ deviceId: zInt(), ts: zReqTime(), dN: optNum(), dE: optNum(), dH: optNum() })
+  .refine((b) => b.dN !== undefined || b.dE !== undefined || b.dH !== undefined, {
+    message: 'give dN, dE or dH',
+    path: ['dN'],
+  });
+export const ionosphereHistoryQuery = z.object({
+  deviceId: zInt(),
+  ...rangeFields,
+  aggregation: aggregationField,
+  maxPoints: maxPointsField,
+});
+export const REPORT_FORMATS = ['json', 'xlsx'] as const;
+export const moduleReportQuery = z.object({
+  platformId: zInt(),
+  /** Accepted for compatibility; the answer uses the stored site name. */
+  platformName: zOptText(200),
+  moduleId: zInt(),
+  /** Optional filter: devices whose name contains this text (case-insensitive). */
+  deviceName: zOptText(200),
+  startTime: zReqTime(),
+  endTime: zReqTime(),
+  statisticsType: z.preprocess((v) => (blank(v) ? undefined : v), z.enum(STATISTICS_TYPES).default('day')),
+  template: z.preprocess(
+    (v) => (blank(v) ? undefined : typeof v === 'string' ? v.trim().toUpperCase() : v),
+    z.enum(REPORT_TEMPLATES).default('A'),
+  ),
+  format: z.preprocess((v) => (blank(v) ? undefined : v), z.enum(REPORT_FORMATS).default('json')),
+});
+
+// --------------------------------------------------------------------------------------------- answers
+
+/** Who a device is, in every answer about devices. */
+export interface DeviceRef {
+  deviceId: number;
+  deviceName: string;
+  number: string;
+  moduleId: number;
+  platformId: number;
+  platformName: string;
+}
+
+/** A device's newest values (getRealTimeData, getRealTimeDataByPlatformId, business status). */
+export interface RealTimeDevice extends DeviceRef {
+  /** Monitor type name in the request language. */
+  moduleName: string;
+  state: DeviceState;
+  /** Seen within its offline hours (device offline_hours, else the server default). */
+  online: boolean;
+  lastSeenAt: string | null;
+  lastReadingAt: string | null;
+  /** The newest value of each quantity. */
+  values: Record<string, number>;
+  /** Unit of each quantity of the type (quantitiesOf). */
+  units: Record<string, string>;
+  battery: number | null;
+  voltage: number | null;
+}
+
+/** A tilt device's newest values (module 9) with the resultant tilt and its azimuth (tiltResultant). */
+export interface ClinometerRealTime extends RealTimeDevice {
+  tiltX: number | null;
+  tiltY: number | null;
+  resultant: number | null;
+  azimuth: number | null;
+}
+
+/**
+ * One point of a series. Aggregated points: ts = bucket start, value = average, min/max/count/sum of the bucket
+ * (buckets overlapping the window are whole).
+ * Derived (spec §9): rate = value minus the previous value, 2 decimals (null on the first point);
+ * acceleration = rate minus the previous rate, 2 decimals (null while undefined); variation = value minus
+ * the first value of the window. For a downsampled `original` series they are computed on the full raw
+ * series before downsampling.
+ */
+export interface HistoryPoint {
+  ts: string;
+  value: number;
+  min?: number;
+  max?: number;
+  count?: number;
+  /** Aggregated points: the sum of the bucket's readings (e.g. rainfall per hour or day). */
+  sum?: number;
+  rate: number | null;
+  acceleration: number | null;
+  variation: number;
+}
+
+export interface HistorySeries {
+  quantity: string;
+  label: string;
+  unit: string;
+  /** Raw readings (original) or buckets (aggregated) in the window, before downsampling. */
+  total: number;
+  /** True when LTTB reduced the series to maxPoints (the global min and max points are always kept). */
+  downsampled: boolean;
+  points: HistoryPoint[];
+}
+
+export interface HistoryDevice extends DeviceRef {
+  series: HistorySeries[];
+}
+
+/** getHistoricalData and ionosphere/getHistoricalData. */
+export interface HistoricalData {
+  from: string;
+  to: string;
+  aggregation: Aggregation;
+  devices: HistoryDevice[];
+}
+
+/** Statistics of one quantity over a window (null when it has no readings). */
+export interface QuantityStats {
+  quantity: string;
+  label: string;
+  unit: string;
+  count: number;
+  max: number | null;
+  maxTs: string | null;
+  min: number | null;
+  minTs: string | null;
+  avg: number | null;
+  first: number | null;
+  firstTs: string | null;
+  last: number | null;
+  lastTs: string | null;
+  /** last minus first. */
+  change: number | null;
+}
+
+export interface MaxMinAvgData extends DeviceRef {
+  from: string;
+  to: string;
+  stats: QuantityStats[];
+}
+
+/** getAvgDataForClinometer: average tilt per device over the window and the resultant of the averages. */
+export interface ClinometerAvg extends DeviceRef {
+  count: number;
+  tiltX: number | null;
+  tiltY: number | null;
+  resultant: number | null;
+  azimuth: number | null;
+}
+
+export interface SmoothPreview {
+  deviceId: number;
+  quantity: string;
+  method: SmoothMethod;
+  window: number;
+  from: string;
+  to: string;
+  points: { ts: string; original: number; smoothed: number }[];
+}
+
+/** POST smoothHandleData: readings whose value changed (each previous value is kept in the edit log). */
+export interface SmoothResult {
+  changed: number;
+  from: string;
+  to: string;
+}
+export interface DeleteResult {
+  deleted: number;
+}
+export interface EditGnssResult {
+  ts: string;
+  values: Record<string, number>;
+}
+
+/** rain/getLatestHoursData: rainfall sums (mm) over the last 1, 3, 6, 12, 24, 48 hours before now. */
+export interface RainLatest extends DeviceRef {
+  lastReadingAt: string | null;
+  windows: { hours: number; rainfall: number }[];
+}
+
+/** gnss/getRealTimeDataAndUntie: newest GNSS solution; d2D = hypot(dN, dE), d3D = hypot(dN, dE, dH) (mm). */
+export interface GnssRealTime extends DeviceRef {
+  state: DeviceState;
+  online: boolean;
+  ts: string | null;
+  dN: number | null;
+  dE: number | null;
+  dH: number | null;
+  d2D: number | null;
+  d3D: number | null;
+  sats: number | null;
+  pdop: number | null;
+  fix: number | null;
+}
+
+/** satellite/getSatelliteInfo: newest solution quality per GNSS device. */
+export interface SatelliteInfo extends DeviceRef {
+  ts: string | null;
+  sats: number | null;
+  pdop: number | null;
+  fix: number | null;
+  fixLabel: 'fixed' | 'float' | null;
+}
+
+/** ionosphere/getLatestTableData: newest solution quality plus the last 24 hours (from the hourly rollups). */
+export interface IonosphereLatest extends SatelliteInfo {
+  /** Share of fixed solutions (0..1) over the last 24 hours. */
+  fixedRatio24h: number | null;
+  avgPdop24h: number | null;
+  avgSats24h: number | null;
+  readings24h: number;
+}
+
+/** Statistics of one quantity in one report period (null when no readings). */
+export type ReportCell = Record<ReportStat, number | null>;
+
+export interface ReportRow {
+  /** Bucket start (ISO). */
+  period: string;
+  /** periodLabel(period, statisticsType). */
+  label: string;
+  values: Record<string, ReportCell>;
+}
+
+export interface ModuleReportDevice extends DeviceRef {
+  rows: ReportRow[];
+  /** The whole window per quantity. */
+  summary: Record<string, ReportCell>;
+}
+
+/** report/module/getModuleData and getModuleDataReport (format=json); format=xlsx answers the workbook. */
+export interface ModuleReport {
+  platformId: number;
+  platformName: string;
+  moduleId: number;
+  moduleName: string;
+  statisticsType: StatisticsType;
+  template: ReportTemplate;
+  /** Statistics the template shows per quantity. */
+  columns: ReportStat[];
+  from: string;
+  to: string;
+  quantities: { key: string; label: string; unit: string }[];
+  devices: ModuleReportDevice[];
+}
+
+/** business/module/getRealTimeDataAndDeviceStatus. */
+export interface DeviceStatusData {
+  platformId: number;
+  platformName: string;
+  total: number;
+  online: number;
+  offline: number;
+  counts: Record<DeviceState, number>;
+  devices: RealTimeDevice[];
+}
+
+// ----------------------------------------------------------------------------------------------- routes
+
+const tags = ['moduleData'];
+const M = '/api/v2/data/module';
+const REALTIME = perm('monitor:realtime');
+const HISTORY = perm('monitor:history');
+const PROCESS = perm('monitor:dataProcessing');
+const REPORT = perm('monitor:report');
+
+/** Module catalogue and binding (getAllModules, getModules, bindModules) live in monitorTypesRoutes. */
+export const moduleDataRoutes = routeTable({
+  /** -> RealTimeDevice[] (devices in scope, filtered by platformId / moduleId / deviceId). */
+  getRealTimeData: {
+    method: 'GET',
+    path: `${M}/getRealTimeData`,
+    permission: REALTIME,
+    summary: 'Newest values per device (optionally of one site, monitor type or device)',
+    tags,
+    query: realTimeQuery,
+  },
+  /** -> RealTimeDevice[] of one site. */
+  getRealTimeDataByPlatformId: {
+    method: 'GET',
+    path: `${M}/getRealTimeDataByPlatformId`,
+    permission: REALTIME,
+    summary: 'Newest values of every device of one site',
+    tags,
+    query: moduleDataPlatformQuery,
+  },
+  /** -> ClinometerRealTime[] (tilt devices, module 9). */
+  getRealTimeDataForClinometer: {
+    method: 'GET',
+    path: `${M}/getRealTimeDataForClinometer`,
+    permission: REALTIME,
+    summary: 'Newest tilt of tilt devices with resultant angle and azimuth',
+    tags,
+    query: siteOrDeviceQuery,
+  },
+  /** -> HistoricalData: per device per quantity series with rate, acceleration, variation. */
+  getHistoricalData: {
+    method: 'GET',
+    path: `${M}/getHistoricalData`,
+    permission: HISTORY,
+    summary: 'History of one device or a comparison of 2 to 10: raw (LTTB-downsampled) or aggregated series',
+    tags,
+    query: historyQuery,
+  },
+  /** -> MaxMinAvgData. */
+  getMaxMinAvgData: {
+    method: 'GET',
+    path: `${M}/getMaxMinAvgData`,
+    permission: HISTORY,
+    summary: 'Max (with time), min (with time), average, count, first, last and change per quantity over a window',
+    tags,
+    query: maxMinAvgQuery,
+  },
+  /** -> ClinometerAvg[]. */
+  getAvgDataForClinometer: {
+    method: 'GET',
+    path: `${M}/getAvgDataForClinometer`,
+    permission: HISTORY,
+    summary: 'Average tilt per tilt device over a window',
+    tags,
+    query: clinometerAvgQuery,
+  },
+  /** -> SmoothPreview (nothing stored). */
+  getSmoothHandleData: {
+    method: 'GET',
+    path: `${M}/getSmoothHandleData`,
+    permission: PROCESS,
+    summary: 'Preview of smoothing one quantity: original and smoothed series',
+    tags,
+    query: smoothPreviewQuery,
+  },
+  /** -> SmoothResult. */
+  smoothHandleData: {
+    method: 'POST',
+    path: `${M}/smoothHandleData`,
+    permission: PROCESS,
+    summary:
+      'Replace the stored values of one quantity in a window with smoothed ones (originals kept in the edit log)',
+    tags,
+    body: smoothBody,
+  },
+  /** -> DeleteResult. */
+  deleteData: {
+    method: 'POST',
+    path: `${M}/deleteData`,
+    permission: PROCESS,
+    summary: 'Delete readings of a device in a window or at given timestamps (kept in the edit log)',
+    tags,
+    body: deleteDataBody,
+  },
+  /** -> EditGnssResult. */
+  editGNSSData: {
+    method: 'POST',
+    path: `${M}/editGNSSData`,
+    permission: PROCESS,
+    summary: 'Edit dN/dE/dH of one GNSS reading (previous values kept in the edit log)',
+    tags,
+    body: editGnssBody,
+  },
+  /** -> RainLatest[]. */
+  getRainLatestHoursData: {
+    method: 'GET',
+    path: `${M}/rain/getLatestHoursData`,
+    permission: REALTIME,
+    summary: 'Rainfall sums of rain gauges over the last 1, 3, 6, 12, 24 and 48 hours',
+    tags,
+    query: siteOrDeviceQuery,
+  },
+  /** -> GnssRealTime[]. */
+  getGnssRealTimeDataAndUntie: {
+    method: 'GET',
+    path: `${M}/gnss/getRealTimeDataAndUntie`,
+    permission: REALTIME,
+    summary: 'Newest GNSS solution per device with 2D and 3D displacement',
+    tags,
+    query: siteOrDeviceQuery,
+  },
+  /** -> SatelliteInfo[]. */
+  getSatelliteInfo: {
+    method: 'GET',
+    path: `${M}/satellite/getSatelliteInfo`,
+    permission: REALTIME,
+    summary: 'Newest satellites used, PDOP and fix state per GNSS device',
+    tags,
+    query: siteOrDeviceQuery,
+  },
+  /** -> IonosphereLatest[]. */
+  getIonosphereLatestTableData: {
+    method: 'GET',
+    path: `${M}/ionosphere/getLatestTableData`,
+    permission: REALTIME,
+    summary: 'GNSS solution quality: newest values and 24-hour fixed ratio, average PDOP and satellites',
+    tags,
+    query: siteOrDeviceQuery,
+  },
+  /** -> HistoricalData with the quantities pdop, sats, fix. */
+  getIonosphereHistoricalData: {
+    method: 'GET',
+    path: `${M}/ionosphere/getHistoricalData`,
+    permission: HISTORY,
+    summary: 'GNSS solution quality history (pdop, sats, fix)',
+    tags,
+    query: ionosphereHistoryQuery,
+  },
+  /** -> ModuleReport. */
+  getModuleData: {
+    method: 'GET',
+    path: '/api/v2/data/report/module/getModuleData',
+    permission: REPORT,
+    summary: 'Report table: per device, period rows with statistics per quantity',
+    tags,
+    query: moduleReportQuery,
+  },
+  /** format=xlsx (download, token may be a query parameter): the workbook; format=json: ModuleReport. */
+  getModuleDataReport: {
+    method: 'GET',
+    path: '/api/v2/data/report/module/getModuleDataReport',
+    permission: REPORT,
+    summary: 'Report download (format=xlsx) or its table (format=json)',
+    tags,
+    query: moduleReportQuery,
+  },
+  /** -> DeviceStatusData. */
+  getRealTimeDataAndDeviceStatus: {
+    method: 'GET',
+    path: '/api/v2/data/business/module/getRealTimeDataAndDeviceStatus',
+    permission: REALTIME,
+    summary: 'Devices of a site with state, online flag and newest values, and counts by state',
+    tags,
+    query: moduleDataPlatformQuery,
+  },
+});

@@ -1,0 +1,632 @@
+import {
+  ALERT_LEVEL_COLOURS,
+  OFFLINE_ALERT_LEVEL,
+  type AlertChannel,
+  type AlertEvent,
+  type AlertEvidence,
+  type AlertLevel,
+  type AlertSocketMessage,
+  type AlertValueType,
+  type WindowUnit,
+} from '@geosentry/contract';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../platform/context.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import type { CommittedReading } from '../ingest/ingest.service.ts';
+import { alertEvents } from './alerts.events.ts';
+import {
+  accelerationAt,
+  combineMembers,
+  evaluateFamily,
+  lookbackOf,
+  rateAt,
+  windowMs,
+  type EvalRule,
+  type Firing,
+  type Point,
+} from './alerts.evaluate.ts';
+import * as repo from './alerts.repository.ts';
+
+type Tx = Kysely<Database>;
+
+/** A decision to store: one family of one device fired at one reading. */
+interface Decision {
+  deviceId: number;
+  ts: number;
+  quantity: string;
+  family: string;
+  ruleKey: string;
+  kind: 'single' | 'multi';
+  level: AlertLevel;
+  value: number;
+  metric: number | null;
+  threshold: number | null;
+  ruleId: number | null;
+  relationId: number | null;
+  valueType: AlertValueType;
+  groupId: number | null;
+  channels: string[];
+  pushIntervalMinutes: number;
+  evidence: AlertEvidence;
+}
+
+const BASE_TTL_MS = 60_000;
+const EVIDENCE_BEFORE = 20;
+const DEFAULT_RELATION_WINDOW_MS = 3_600_000;
+
+export const toEvalRule = (r: {
+  id: number;
+  level: number;
+  valueType: string;
+  value: number;
+  rateValue: number | null;
+  direction: string;
+  windowN: number | null;
+  windowUnit: string | null;
+  ratio: number | null;
+}): EvalRule => ({
+  id: r.id,
+  level: r.level as AlertLevel,
+  valueType: r.valueType as AlertValueType,
+  value: r.value,
+  rateValue: r.rateValue,
+  direction: r.direction as EvalRule['direction'],
+  windowN: r.windowN,
+  windowUnit: r.windowUnit as WindowUnit | null,
+  ratio: r.ratio,
+});
+
+/** The readings window kept as evidence: the rule's window (or the last 20 readings) up to the firing one. */
+export function evidenceWindow(s: readonly Point[], i: number, rule: EvalRule): { ts: string; value: number }[] {
+  const w = windowMs(rule);
+  let from = Math.max(0, i - 19);
+  if (w !== null) while (from > 0 && s[from - 1]!.ts >= s[i]!.ts - w) from--;
+  from = Math.max(from, i - 199);
+  return s.slice(from, i + 1).map((p) => ({ ts: new Date(p.ts).toISOString(), value: p.v }));
+}
+
+function evidenceOf(s: readonly Point[], f: Firing, relationId: number | null): AlertEvidence {
+  const r = f.rule;
+  const w = windowMs(r);
+  return {
+    ruleId: relationId === null ? r.id : null,
+    relationId,
+    valueType: r.valueType,
+    direction: r.direction,
+    threshold: r.value,
+    rateValue: r.rateValue,
+    windowN: r.windowN,
+    windowUnit: r.windowUnit,
+    ratio: r.ratio,
+    ts: new Date(f.ts).toISOString(),
+    value: f.value,
+    metric: f.computed.metric,
+    base: f.computed.base,
+    change: f.computed.change,
+    rate: f.computed.rate ?? rateAt(s, f.index, w),
+    acceleration: f.computed.acceleration ?? accelerationAt(s, f.index, w),
+    readings: evidenceWindow(s, f.index, r),
+  };
+}
+
+/**
+ * Alert evaluation: listens to committed readings, evaluates each device's enabled rules in time order over
+ * the stored readings they need, and stores raised / escalated / updated alerts with their evidence. Batches
+ * are handled one at a time. Offline alerts come from the ingest's device state changes.
+ */
+export class AlertEngine {
+  private rulesByDevice: Map<number, repo.RuleRecord[]> | null = null;
+  private relationsByDevice: Map<number, repo.RelationRecord[]> = new Map();
+  private bases = new Map<number, { at: number; values: Record<string, number> }>();
+  /** Multi-device rules: each member's latest level (by relation, then "deviceId:quantity"). */
+  private members = new Map<number, Map<string, { level: number; metric: number | null; ts: number }>>();
+  private chain: Promise<void> = Promise.resolve();
+  private loading: Promise<void> | null = null;
+  /** Evaluated batches and stored decisions (bench and tests). */
+  batches = 0;
+  decisions = 0;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Rules changed: reload before the next batch. */
+  invalidate(): void {
+    this.rulesByDevice = null;
+    this.loading = null;
+  }
+
+  /** Queues a batch of committed readings (batches are evaluated one at a time, in arrival order). */
+  onReadings(readings: readonly CommittedReading[]): Promise<void> {
+    const next = this.chain.then(() => this.evaluate(readings));
+    this.chain = next.catch((e: unknown) => this.ctx.log.error({ err: e }, 'alert evaluation failed'));
+    return next;
+  }
+
+  /** Queues device state changes from ingest (offline sweep, back online). */
+  onDeviceState(changes: readonly { deviceId: number; platformId: number | null; state: string }[]): Promise<void> {
+    const next = this.chain.then(() => this.deviceStates(changes));
+    this.chain = next.catch((e: unknown) => this.ctx.log.error({ err: e }, 'offline alert failed'));
+    return next;
+  }
+
+  /** Resolves when everything queued so far is evaluated. */
+  async idle(): Promise<void> {
+    let c: Promise<void>;
+    do {
+      c = this.chain;
+      await c;
+    } while (c !== this.chain);
+  }
+
+  private async load(): Promise<void> {
+    if (this.rulesByDevice) return;
+    this.loading ??= (async () => {
+      const [rules, relations] = await Promise.all([
+        repo.enabledRules(this.ctx.db),
+        repo.enabledRelations(this.ctx.db),
+      ]);
+      const byDevice = new Map<number, repo.RuleRecord[]>();
+      for (const r of rules) {
+        let l = byDevice.get(r.deviceId);
+        if (!l) byDevice.set(r.deviceId, (l = []));
+        l.push(r);
+      }
+      const rel = new Map<number, repo.RelationRecord[]>();
+      for (const x of relations)
+        for (const m of x.members) {
+          let l = rel.get(m.deviceId);
+          if (!l) rel.set(m.deviceId, (l = []));
+          if (!l.includes(x)) l.push(x);
+        }
+      for (const id of [...this.members.keys()]) if (!relations.some((x) => x.id === id)) this.members.delete(id);
+      this.relationsByDevice = rel;
+      this.rulesByDevice = byDevice;
+    })();
+    const p = this.loading;
+    await p;
+    if (this.loading === p) this.loading = null;
+  }
+
+  private async baseOf(device: repo.EvalDevice, quantity: string): Promise<number | null> {
+    const initial = device.initialValues[quantity];
+    if (typeof initial === 'number') return initial;
+    let hit = this.bases.get(device.id);
+    if (!hit || Date.now() - hit.at > BASE_TTL_MS || hit.values[quantity] === undefined) {
+      hit = { at: Date.now(), values: await repo.firstValues(this.ctx.db, device.id) };
+      if (this.bases.size > 50_000) this.bases.clear();
+      this.bases.set(device.id, hit);
+    }
+    return hit.values[quantity] ?? null;
+  }
+
+  /** Evaluates one committed batch. */
+  async evaluate(readings: readonly CommittedReading[]): Promise<void> {
+    await this.load();
+    const rules = this.rulesByDevice!;
+    const byDevice = new Map<number, CommittedReading[]>();
+    for (const r of readings) {
+      if (!rules.has(r.deviceId) && !this.relationsByDevice.has(r.deviceId)) continue;
+      let l = byDevice.get(r.deviceId);
+      if (!l) byDevice.set(r.deviceId, (l = []));
+      l.push(r);
+    }
+    if (byDevice.size === 0) return;
+    this.batches++;
+    const devices = await repo.evalDevices(this.ctx.db, [...byDevice.keys()]);
+
+    // What each device needs of the stored readings.
+    const evalRulesOf = new Map<number, { quantity: string; rule: EvalRule }[]>();
+    const reqs: repo.SeriesRequest[] = [];
+    for (const [deviceId, rs] of byDevice) {
+      const list: { quantity: string; rule: EvalRule }[] = (rules.get(deviceId) ?? []).map((r) => ({
+        quantity: r.quantity,
+        rule: toEvalRule(r),
+      }));
+      for (const x of this.relationsByDevice.get(deviceId) ?? [])
+        for (const m of x.members)
+          if (m.deviceId === deviceId)
+            for (const l of x.levels)
+              list.push({
+                quantity: m.quantity,
+                rule: toEvalRule({ ...x, id: x.id, level: l.level, value: l.value, rateValue: null, ratio: null }),
+              });
+      evalRulesOf.set(deviceId, list);
+      let ms = 0;
+      // The evidence keeps the readings before a firing one (and its rate and acceleration).
+      let points = EVIDENCE_BEFORE;
+      for (const { rule } of list) {
+        const lb = lookbackOf(rule);
+        ms = Math.max(ms, lb.ms);
+        points = Math.max(points, lb.points);
+      }
+      let min = Infinity;
+      let max = -Infinity;
+      for (const r of rs) {
+        min = Math.min(min, r.ts);
+        max = Math.max(max, r.ts);
+      }
+      reqs.push({ deviceId, from: min - ms, to: max, before: points });
+    }
+    const stored = await repo.readingsFor(this.ctx.db, reqs);
+    const rowsOf = new Map<number, { ts: number; vals: Record<string, number> }[]>();
+    for (const r of stored) {
+      let l = rowsOf.get(r.deviceId);
+      if (!l) rowsOf.set(r.deviceId, (l = []));
+      l.push(r);
+    }
+    for (const [deviceId, rs] of byDevice) {
+      const device = devices.get(deviceId);
+      if (!device || device.platformId === null) continue;
+      const newTs = new Set(rs.map((r) => r.ts));
+      const rows = rowsOf.get(deviceId) ?? [];
+      const list = evalRulesOf.get(deviceId)!;
+      const decisions: Decision[] = [];
+      const quantities = [...new Set(list.map((x) => x.quantity))];
+      for (const q of quantities) {
+        const s: Point[] = [];
+        const idx: number[] = [];
+        for (const row of rows) {
+          const v = row.vals[q];
+          if (typeof v !== 'number') continue;
+          if (newTs.has(row.ts)) idx.push(s.length);
+          s.push({ ts: row.ts, v });
+        }
+        if (idx.length === 0) continue;
+        const singles = (rules.get(deviceId) ?? []).filter((r) => r.quantity === q);
+        const families = new Map<string, repo.RuleRecord[]>();
+        for (const r of singles) {
+          const l = families.get(r.valueType) ?? [];
+          l.push(r);
+          families.set(r.valueType, l);
+        }
+        for (const [valueType, fam] of families) {
+          const needsBase = valueType === 'cumulativeChange';
+          const base = needsBase ? await this.baseOf(device, q) : null;
+          for (const f of evaluateFamily(s, idx, fam.map(toEvalRule), base)) {
+            const rec = fam.find((r) => r.id === f.rule.id)!;
+            decisions.push({
+              deviceId,
+              ts: f.ts,
+              quantity: q,
+              family: `single:${q}:${valueType}`,
+              ruleKey: `r:${rec.id}`,
+              kind: 'single',
+              level: f.rule.level,
+              value: f.value,
+              metric: f.computed.metric,
+              threshold: rec.value,
+              ruleId: rec.id,
+              relationId: null,
+              valueType: f.rule.valueType,
+              groupId: rec.groupId,
+              channels: rec.channels,
+              pushIntervalMinutes: rec.pushIntervalMinutes,
+              evidence: evidenceOf(s, f, null),
+            });
+          }
+        }
+        for (const x of this.relationsByDevice.get(deviceId) ?? []) {
+          if (!x.members.some((m) => m.deviceId === deviceId && m.quantity === q)) continue;
+          decisions.push(...(await this.relationDecisions(x, device, q, s, idx)));
+        }
+      }
+      if (decisions.length) {
+        decisions.sort((a, b) => a.ts - b.ts);
+        await this.store(device, decisions);
+      }
+    }
+  }
+
+  private async relationDecisions(
+    x: repo.RelationRecord,
+    device: repo.EvalDevice,
+    q: string,
+    s: readonly Point[],
+    idx: readonly number[],
+  ): Promise<Decision[]> {
+    const levelRules = x.levels.map((l) =>
+      toEvalRule({ ...x, level: l.level, value: l.value, rateValue: null, ratio: null }),
+    );
+    const base = x.valueType === 'cumulativeChange' ? await this.baseOf(device, q) : null;
+    const firings = new Map(evaluateFamily(s, idx, levelRules, base).map((f) => [f.index, f]));
+    let state = this.members.get(x.id);
+    if (!state) this.members.set(x.id, (state = new Map()));
+    const key = `${device.id}:${q}`;
+    const span = windowMs(levelRules[0]!) ?? DEFAULT_RELATION_WINDOW_MS;
+    const out: Decision[] = [];
+    for (const i of idx) {
+      const f = firings.get(i);
+      state.set(key, { level: f?.rule.level ?? 0, metric: f?.computed.metric ?? null, ts: s[i]!.ts });
+      if (!f) continue;
+      const now = s[i]!.ts;
+      const current = [...state.entries()].filter(([, m]) => Math.abs(now - m.ts) <= span);
+      const level = combineMembers(
+        current.map(([, m]) => m.level),
+        x.mode === 'twoAgree' ? 'twoAgree' : 'any',
+      );
+      if (level === 0) continue;
+      const evidence = evidenceOf(s, f, x.id);
+      evidence.threshold = x.levels.find((l) => l.level === level)?.value ?? f.rule.value;
+      evidence.members = current.map(([k, m]) => {
+        const [d, qq] = k.split(':');
+        return {
+          deviceId: Number(d),
+          quantity: qq!,
+          level: m.level,
+          metric: m.metric ?? 0,
+          ts: new Date(m.ts).toISOString(),
+        };
+      });
+      out.push({
+        deviceId: device.id,
+        ts: f.ts,
+        quantity: q,
+        family: `multi:${x.id}`,
+        ruleKey: `m:${x.id}`,
+        kind: 'multi',
+        level: level as AlertLevel,
+        value: f.value,
+        metric: f.computed.metric,
+        threshold: evidence.threshold,
+        ruleId: null,
+        relationId: x.id,
+        valueType: x.valueType as AlertValueType,
+        groupId: x.groupId,
+        channels: x.channels,
+        pushIntervalMinutes: x.pushIntervalMinutes,
+        evidence,
+      });
+    }
+    return out;
+  }
+
+  /** Stores a device's decisions in one transaction; then pushes sockets and notifies listeners. */
+  private async store(device: repo.EvalDevice, decisions: readonly Decision[]): Promise<void> {
+    const events: AlertEvent[] = [];
+    const bus = alertEvents(this.ctx);
+    const platformId = device.platformId!;
+    const stateChange = await this.ctx.db.k.transaction().execute(async (tx: Tx) => {
+      for (const d of decisions) {
+        if (await repo.hitExists(tx, d.ruleKey, d.deviceId, d.ts)) continue;
+        // Multi-device alerts are kept under the site's rule, on the device that tipped it.
+        const open = await repo.openAlertForUpdate(tx, d.deviceId, d.family);
+        const values = {
+          rule_id: d.ruleId,
+          relation_id: d.relationId,
+          value_type: d.valueType,
+          level: d.level,
+          threshold: d.threshold,
+          value: d.value,
+          metric: d.metric,
+          at: d.ts,
+          evidence: d.evidence,
+          group_id: d.groupId,
+          channels: d.channels,
+          push_interval_minutes: d.pushIntervalMinutes,
+        };
+        let alertId: number;
+        let kind: AlertEvent['kind'] | null = null;
+        let previous: AlertLevel | null = null;
+        if (!open) {
+          alertId = await repo.insertAlert(tx, {
+            ...values,
+            platform_id: platformId,
+            device_id: d.deviceId,
+            quantity: d.quantity,
+            kind: d.kind,
+            family: d.family,
+          });
+          kind = 'raised';
+          await repo.insertAction(tx, {
+            alertId,
+            action: 'raised',
+            userId: null,
+            userName: null,
+            level: d.level,
+            detail: { value: d.value, metric: d.metric, threshold: d.threshold, ts: new Date(d.ts).toISOString() },
+          });
+        } else {
+          alertId = open.id;
+          const escalate = d.level > open.level;
+          await repo.foldIntoAlert(tx, alertId, values, escalate);
+          if (escalate) {
+            kind = 'escalated';
+            previous = open.level as AlertLevel;
+            await repo.insertAction(tx, {
+              alertId,
+              action: 'escalated',
+              userId: null,
+              userName: null,
+              level: d.level,
+              detail: {
+                from: open.level,
+                value: d.value,
+                metric: d.metric,
+                threshold: d.threshold,
+                ts: new Date(d.ts).toISOString(),
+              },
+            });
+          }
+        }
+        await repo.insertHit(tx, {
+          ruleKey: d.ruleKey,
+          deviceId: d.deviceId,
+          ts: d.ts,
+          alertId,
+          level: d.level,
+          value: d.value,
+          metric: d.metric,
+        });
+        this.decisions++;
+        if (kind) {
+          const ev: AlertEvent = {
+            alertId,
+            kind,
+            level: d.level,
+            previousLevel: previous,
+            platformId,
+            platformName: device.platformName,
+            deviceId: device.id,
+            deviceName: device.name,
+            deviceNumber: device.number,
+            quantity: d.quantity,
+            ruleId: d.ruleId,
+            relationId: d.relationId,
+            groupId: d.groupId,
+            channels: d.channels as AlertChannel[],
+            pushIntervalMinutes: d.pushIntervalMinutes,
+            valueType: d.valueType,
+            value: d.value,
+            metric: d.metric,
+            threshold: d.threshold,
+            at: new Date(d.ts).toISOString(),
+          };
+          await bus.emitTx(tx, ev);
+          events.push(ev);
+        }
+      }
+      return repo.refreshDeviceState(tx, device.id);
+    });
+    this.announce(events, stateChange, device.id);
+  }
+
+  private announce(
+    events: readonly AlertEvent[],
+    stateChange: { platformId: number | null; state: string } | null,
+    deviceId: number,
+  ): void {
+    const hub = this.ctx.hub;
+    const bus = alertEvents(this.ctx);
+    for (const ev of events) {
+      const msg: AlertSocketMessage = {
+        type: 'alert',
+        kind: ev.kind,
+        alertId: ev.alertId,
+        level: ev.level,
+        colour: ALERT_LEVEL_COLOURS[ev.level].hex,
+        platformId: ev.platformId,
+        platformName: ev.platformName,
+        deviceId: ev.deviceId,
+        deviceName: ev.deviceName,
+        quantity: ev.quantity,
+        valueType: ev.valueType,
+        value: ev.value,
+        threshold: ev.threshold,
+        at: ev.at,
+      };
+      hub.publish(ev.platformId, msg);
+      bus.emit(this.ctx, ev);
+    }
+    if (stateChange?.platformId != null)
+      hub.publish(stateChange.platformId, {
+        type: 'deviceState',
+        platformId: stateChange.platformId,
+        deviceId,
+        state: stateChange.state,
+      });
+  }
+
+  /** Offline: raise (or update) the device's offline alert. Back online: restore its alert/alarm state. */
+  private async deviceStates(
+    changes: readonly { deviceId: number; platformId: number | null; state: string }[],
+  ): Promise<void> {
+    const devices = await repo.evalDevices(
+      this.ctx.db,
+      changes.map((c) => c.deviceId),
+    );
+    for (const c of changes) {
+      const device = devices.get(c.deviceId);
+      if (!device || device.platformId === null) continue;
+      if (c.state !== 'offline') {
+        const change = await repo.refreshDeviceState(this.ctx.db, device.id);
+        this.announce([], change, device.id);
+        continue;
+      }
+      const now = Date.now();
+      const events: AlertEvent[] = [];
+      await this.ctx.db.k.transaction().execute(async (tx: Tx) => {
+        const notify = await repo.notifyRuleOf(tx, device.id);
+        const open = await repo.openAlertForUpdate(tx, device.id, 'offline');
+        const evidence: AlertEvidence = {
+          ruleId: null,
+          relationId: null,
+          valueType: 'offline',
+          direction: null,
+          threshold: device.offlineHours ?? this.ctx.config.defaultOfflineHours,
+          rateValue: null,
+          windowN: null,
+          windowUnit: null,
+          ratio: null,
+          ts: new Date(now).toISOString(),
+          value: null,
+          metric: null,
+          base: null,
+          change: null,
+          rate: null,
+          acceleration: null,
+          readings: [],
+          lastSeenAt: device.lastSeenAt,
+          offlineHours: device.offlineHours ?? this.ctx.config.defaultOfflineHours,
+        };
+        const values = {
+          rule_id: null,
+          relation_id: null,
+          value_type: 'offline',
+          level: OFFLINE_ALERT_LEVEL,
+          threshold: evidence.threshold,
+          value: null,
+          metric: null,
+          at: now,
+          evidence,
+          group_id: notify?.groupId ?? null,
+          channels: notify?.channels ?? [],
+          push_interval_minutes: notify?.pushIntervalMinutes ?? 0,
+        };
+        if (open) {
+          await repo.foldIntoAlert(tx, open.id, values, false);
+          return;
+        }
+        const alertId = await repo.insertAlert(tx, {
+          ...values,
+          platform_id: device.platformId!,
+          device_id: device.id,
+          quantity: null,
+          kind: 'offline',
+          family: 'offline',
+        });
+        await repo.insertAction(tx, {
+          alertId,
+          action: 'raised',
+          userId: null,
+          userName: null,
+          level: OFFLINE_ALERT_LEVEL,
+          detail: { lastSeenAt: device.lastSeenAt, offlineHours: evidence.offlineHours },
+        });
+        const ev: AlertEvent = {
+          alertId,
+          kind: 'offline',
+          level: OFFLINE_ALERT_LEVEL,
+          previousLevel: null,
+          platformId: device.platformId!,
+          platformName: device.platformName,
+          deviceId: device.id,
+          deviceName: device.name,
+          deviceNumber: device.number,
+          quantity: null,
+          ruleId: null,
+          relationId: null,
+          groupId: values.group_id,
+          channels: values.channels as AlertChannel[],
+          pushIntervalMinutes: values.push_interval_minutes,
+          valueType: 'offline',
+          value: null,
+          metric: null,
+          threshold: evidence.threshold,
+          at: evidence.ts,
+        };
+        await alertEvents(this.ctx).emitTx(tx, ev);
+        events.push(ev);
+      });
+      this.announce(events, null, device.id);
+    }
+  }
+}

@@ -1,0 +1,258 @@
+import {
+  RAINFALL_WINDOWS_HOURS,
+  WINDOW_UNIT_MS,
+  type AlertDirection,
+  type AlertLevel,
+  type AlertValueType,
+  type WindowUnit,
+} from '@geosentry/contract';
+
+/**
+ * Pure alert evaluation (no I/O): the derived values of spec §9 and the decision of each rule at a reading.
+ * A series is one quantity of one device, oldest first.
+ */
+export interface Point {
+  ts: number;
+  v: number;
+}
+
+/** The part of a rule the evaluation needs. */
+export interface EvalRule {
+  id: number;
+  level: AlertLevel;
+  valueType: AlertValueType;
+  value: number;
+  rateValue: number | null;
+  direction: AlertDirection;
+  windowN: number | null;
+  windowUnit: WindowUnit | null;
+  ratio: number | null;
+}
+
+/** Everything computed at one reading for one rule. */
+export interface Computed {
+  /** The value compared with the alert value (null: not computable, e.g. the first reading for a rate). */
+  metric: number | null;
+  pass: boolean;
+  base: number | null;
+  change: number | null;
+  rate: number | null;
+  acceleration: number | null;
+}
+
+export const round2 = (x: number): number => Math.round(x * 100) / 100;
+/** Removes float noise (0.1 + 0.2) from derived values without changing their meaning. */
+export const tidy = (x: number): number => Math.round(x * 1e9) / 1e9;
+
+export function windowMs(r: Pick<EvalRule, 'windowN' | 'windowUnit'>): number | null {
+  return r.windowN && r.windowUnit ? r.windowN * WINDOW_UNIT_MS[r.windowUnit] : null;
+}
+
+/** How far back before the first new reading a rule needs stored readings (ms), and how many readings before. */
+export function lookbackOf(r: EvalRule): { ms: number; points: number } {
+  const w = windowMs(r) ?? 0;
+  switch (r.valueType) {
+    case 'threshold':
+      return { ms: r.ratio ? w : 0, points: 0 };
+    case 'cumulativeChange':
+      return { ms: r.ratio ? w : 0, points: 0 };
+    case 'currentChange':
+    case 'increment':
+      return { ms: w * (r.ratio ? 2 : 1), points: 0 };
+    case 'rate':
+    case 'thresholdRate':
+      return { ms: r.ratio ? w : 0, points: r.ratio ? 500 : 1 };
+    case 'acceleration':
+      return { ms: r.ratio ? w : 0, points: r.ratio ? 500 : 2 };
+    case 'rainfallIntensity':
+      return { ms: Math.max(...RAINFALL_WINDOWS_HOURS) * 3_600_000 * (r.ratio ? 2 : 1), points: 0 };
+  }
+}
+
+export function compare(x: number, value: number, direction: AlertDirection): boolean {
+  if (direction === 'above') return x >= value;
+  if (direction === 'below') return x <= value;
+  return Math.abs(x) >= Math.abs(value);
+}
+
+/** Rate at i: difference of consecutive readings to 2 decimals (spec §9); null for the first reading or a gap. */
+export function rateAt(s: readonly Point[], i: number, maxGapMs: number | null = null): number | null {
+  if (i < 1) return null;
+  if (maxGapMs !== null && s[i]!.ts - s[i - 1]!.ts > maxGapMs) return null;
+  return round2(s[i]!.v - s[i - 1]!.v);
+}
+
+/** Acceleration at i: difference of the rates at i and i-1, to 2 decimals (spec §9). */
+export function accelerationAt(s: readonly Point[], i: number, maxGapMs: number | null = null): number | null {
+  const r1 = rateAt(s, i, maxGapMs);
+  const r0 = rateAt(s, i - 1, maxGapMs);
+  return r1 === null || r0 === null ? null : round2(r1 - r0);
+}
+
+/** Index of the first point with ts >= from (binary search; s is sorted). */
+export function firstAtOrAfter(s: readonly Point[], from: number): number {
+  let lo = 0;
+  let hi = s.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (s[mid]!.ts < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Sum of the values in (t_i - ms, t_i]. */
+export function sumOver(s: readonly Point[], i: number, ms: number): number {
+  let total = 0;
+  const from = s[i]!.ts - ms;
+  for (let j = i; j >= 0 && s[j]!.ts > from; j--) total += s[j]!.v;
+  return tidy(total);
+}
+
+/**
+ * Rainfall intensity-duration check: for each window D (h) the mean intensity I = sum/D (mm/h) against
+ * a·D^(-b). Answers the intensity and the window with the largest I / threshold.
+ */
+export function intensityAt(
+  s: readonly Point[],
+  i: number,
+  a: number,
+  b: number,
+): { intensity: number; hours: number; threshold: number; pass: boolean } {
+  let best = { intensity: 0, hours: RAINFALL_WINDOWS_HOURS[0] as number, threshold: a, pass: false, ratio: -1 };
+  for (const d of RAINFALL_WINDOWS_HOURS) {
+    const intensity = tidy(sumOver(s, i, d * 3_600_000) / d);
+    const threshold = tidy(a * Math.pow(d, -b));
+    const ratio = threshold > 0 ? intensity / threshold : 0;
+    if (ratio > best.ratio) best = { intensity, hours: d, threshold, pass: intensity >= threshold, ratio };
+  }
+  return { intensity: best.intensity, hours: best.hours, threshold: best.threshold, pass: best.pass };
+}
+
+/** Computes a rule at reading i of a series (no ratio applied). `base` is the cumulative-change origin. */
+export function computeAt(s: readonly Point[], i: number, r: EvalRule, base: number | null): Computed {
+  const p = s[i]!;
+  const w = windowMs(r);
+  const out: Computed = { metric: null, pass: false, base: null, change: null, rate: null, acceleration: null };
+  switch (r.valueType) {
+    case 'threshold':
+      out.metric = p.v;
+      break;
+    case 'cumulativeChange': {
+      const b = base ?? s[0]?.v ?? null;
+      out.base = b;
+      out.change = b === null ? null : tidy(p.v - b);
+      out.metric = out.change;
+      break;
+    }
+    case 'currentChange': {
+      if (w === null) break;
+      const j = firstAtOrAfter(s, p.ts - w);
+      out.base = s[j]!.v;
+      out.change = tidy(p.v - s[j]!.v);
+      out.metric = out.change;
+      break;
+    }
+    case 'rate':
+      out.rate = rateAt(s, i, w);
+      out.metric = out.rate;
+      break;
+    case 'thresholdRate': {
+      out.rate = rateAt(s, i, w);
+      out.metric = p.v;
+      out.pass =
+        out.rate !== null &&
+        r.rateValue !== null &&
+        compare(p.v, r.value, r.direction) &&
+        compare(out.rate, r.rateValue, r.direction);
+      return out;
+    }
+    case 'acceleration':
+      out.rate = rateAt(s, i, w);
+      out.acceleration = accelerationAt(s, i, w);
+      out.metric = out.acceleration;
+      break;
+    case 'increment':
+      if (w === null) break;
+      out.metric = sumOver(s, i, w);
+      out.change = out.metric;
+      break;
+    case 'rainfallIntensity': {
+      const x = intensityAt(s, i, r.value, r.rateValue ?? 0);
+      out.metric = x.intensity;
+      out.change = x.threshold;
+      out.pass = x.pass;
+      return out;
+    }
+  }
+  out.pass = out.metric !== null && compare(out.metric, r.value, r.direction);
+  return out;
+}
+
+/**
+ * The decision of a rule at reading i: the reading itself must meet the rule and, with a ratio and a window,
+ * at least that share of the window's readings [t_i - window, t_i] must meet it too.
+ */
+export function decideAt(s: readonly Point[], i: number, r: EvalRule, base: number | null): Computed {
+  const c = computeAt(s, i, r, base);
+  if (!c.pass || !r.ratio) return c;
+  const w = windowMs(r);
+  if (w === null) return c;
+  const from = Math.max(firstAtOrAfter(s, s[i]!.ts - w), i - 500);
+  let met = 0;
+  let n = 0;
+  for (let j = from; j <= i; j++) {
+    n++;
+    if (j === i || computeAt(s, j, r, base).pass) met++;
+  }
+  return { ...c, pass: met / n >= r.ratio };
+}
+
+/** A firing: the highest level among a family's rules that fire at a reading. */
+export interface Firing {
+  index: number;
+  ts: number;
+  value: number;
+  rule: EvalRule;
+  computed: Computed;
+}
+
+/**
+ * Evaluates a family of rules (same device, quantity and value type) at the given reading indices, oldest
+ * first; at each reading the highest firing level wins.
+ */
+export function evaluateFamily(
+  s: readonly Point[],
+  indices: readonly number[],
+  rules: readonly EvalRule[],
+  base: number | null,
+): Firing[] {
+  const byLevel = [...rules].sort((a, b) => b.level - a.level);
+  const out: Firing[] = [];
+  for (const i of indices) {
+    for (const r of byLevel) {
+      const c = decideAt(s, i, r, base);
+      if (c.pass) {
+        out.push({ index: i, ts: s[i]!.ts, value: s[i]!.v, rule: r, computed: c });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Multi-device rules: combines the members' current levels. In `twoAgree` mode orange and red need two
+ * members at that level or above; otherwise the alert is capped one step lower (at most yellow).
+ */
+export function combineMembers(levels: readonly number[], mode: 'any' | 'twoAgree'): number {
+  const sorted = levels.filter((l) => l > 0).sort((a, b) => b - a);
+  if (sorted.length === 0) return 0;
+  if (mode === 'any') return sorted[0]!;
+  // The highest level L such that (L <= 2 and one member reaches it) or (two members reach it).
+  const top = sorted[0]!;
+  const second = sorted[1] ?? 0;
+  if (top <= 2) return top;
+  if (second >= 3) return Math.min(top, second);
+  return 2;
+}

@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { AlertEvent } from '@geosentry/contract';
+import type { AppContext } from '../../platform/context.ts';
+import type { Database } from '../../platform/db/schema.ts';
+
+/** Runs inside the transaction that stores the alert: what it writes (an outbox row) commits with the alert. */
+export type AlertTxListener = (tx: Kysely<Database>, event: AlertEvent) => Promise<void>;
+/** Runs after the alert is committed (fire and forget; errors are logged). */
+export type AlertListener = (event: AlertEvent) => void | Promise<void>;
+
+/**
+ * The alert event bus of one app. The notifications feature subscribes with `alertEvents(ctx).onEventTx(...)`
+ * (write its outbox in the same transaction as the alert, so a notification is never lost) and/or
+ * `onEvent(...)` (after commit, e.g. to wake its sender). Registration order with the alerts module is free.
+ */
+export class AlertEvents {
+  private tx: AlertTxListener[] = [];
+  private after: AlertListener[] = [];
+
+  onEventTx(fn: AlertTxListener): void {
+    this.tx.push(fn);
+  }
+
+  onEvent(fn: AlertListener): void {
+    this.after.push(fn);
+  }
+
+  /** Called by the alerts service inside its transaction. */
+  async emitTx(tx: Kysely<Database>, event: AlertEvent): Promise<void> {
+    for (const fn of this.tx) await fn(tx, event);
+  }
+
+  /** Called by the alerts service after commit. */
+  emit(ctx: AppContext, event: AlertEvent): void {
+    for (const fn of this.after)
+      Promise.resolve()
+        .then(() => fn(event))
+        .catch((e: unknown) => ctx.log.error({ err: e }, 'alert listener failed'));
+  }
+}
+
+const buses = new WeakMap<AppContext, AlertEvents>();
+
+/** The alert event bus of an app context (created on first use). */
+export function alertEvents(ctx: AppContext): AlertEvents {
+  let b = buses.get(ctx);
+  if (!b) buses.set(ctx, (b = new AlertEvents()));
+  return b;
+}

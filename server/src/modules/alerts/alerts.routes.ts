@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import { alertsRoutes } from '@geosentry/contract';
+import { caller, defineRoute } from '../../platform/http/route.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { IngestService } from '../ingest/ingest.service.ts';
+import { AlertEngine } from './alerts.engine.ts';
+import { AlertsService } from './alerts.service.ts';
+
+const engines = new WeakMap<AppContext, AlertEngine>();
+
+/** The alert engine of an app (tests wait on `alertEngineOf(ctx).idle()`; the bench reads its counters). */
+export function alertEngineOf(ctx: AppContext): AlertEngine | undefined {
+  return engines.get(ctx);
+}
+
+/** Registers the alert routes and hooks evaluation onto ingest (committed readings, device state changes). */
+export function registerAlerts(app: FastifyInstance, ctx: AppContext, ingest: IngestService): AlertsService {
+  const engine = new AlertEngine(ctx);
+  engines.set(ctx, engine);
+  ingest.onReadings((r) => engine.onReadings(r));
+  ingest.onDeviceState((c) => engine.onDeviceState(c));
+  const svc = new AlertsService(ctx, engine);
+  const R = alertsRoutes;
+
+  defineRoute(app, ctx, R.valuesByDevice, async (c) => ({
+    data: await svc.valuesByDevice(caller(c), c.lang, c.query),
+  }));
+  defineRoute(app, ctx, R.valuesList, async (c) => ({ data: await svc.valuesList(caller(c), c.lang, c.query) }));
+  defineRoute(app, ctx, R.valueAdd, async (c) => ({
+    key: 'created',
+    data: { id: await svc.addRule(caller(c), c.lang, c.body) },
+  }));
+  defineRoute(app, ctx, R.valueEdit, async (c) => {
+    const { id, ...b } = c.body;
+    await svc.editRule(caller(c), c.lang, id, b);
+    return { key: 'modified' };
+  });
+  defineRoute(app, ctx, R.valueDelete, async (c) => {
+    await svc.deleteRule(caller(c), c.body.id);
+    return { key: 'deleted' };
+  });
+  defineRoute(app, ctx, R.valueEnable, async (c) => {
+    await svc.enableRule(caller(c), c.body.id, c.body.enabled ?? true);
+    return { key: 'setOk' };
+  });
+  defineRoute(app, ctx, R.valueTest, async (c) => ({ data: await svc.testRule(caller(c), c.lang, c.body) }));
+
+  defineRoute(app, ctx, R.criteriaList, async (c) => ({ data: await svc.criteria(c.query) }));
+  defineRoute(app, ctx, R.criteriaAdd, async (c) => ({ key: 'created', data: { id: await svc.addCriterion(c.body) } }));
+  defineRoute(app, ctx, R.criteriaEdit, async (c) => {
+    await svc.editCriterion(c.body);
+    return { key: 'modified' };
+  });
+  defineRoute(app, ctx, R.criteriaDelete, async (c) => {
+    await svc.deleteCriterion(c.body.id);
+    return { key: 'deleted' };
+  });
+
+  defineRoute(app, ctx, R.relationList, async (c) => ({ data: await svc.relations(caller(c), c.lang, c.query) }));
+  defineRoute(app, ctx, R.relationAdd, async (c) => ({
+    key: 'created',
+    data: { id: await svc.addRelation(caller(c), c.lang, c.body) },
+  }));
+  defineRoute(app, ctx, R.relationEdit, async (c) => {
+    const { id, ...b } = c.body;
+    await svc.editRelation(caller(c), c.lang, id, b);
+    return { key: 'modified' };
+  });
+  defineRoute(app, ctx, R.relationDelete, async (c) => {
+    await svc.deleteRelation(caller(c), c.body.id);
+    return { key: 'deleted' };
+  });
+
+  defineRoute(app, ctx, R.byDevice, async (c) => ({ data: await svc.byDevice(caller(c), c.lang, c.query) }));
+  defineRoute(app, ctx, R.byPlatform, async (c) => ({ data: await svc.byPlatform(caller(c), c.lang, c.query) }));
+  defineRoute(app, ctx, R.detail, async (c) => ({ data: await svc.detail(caller(c), c.lang, c.query.id) }));
+  defineRoute(app, ctx, R.process, async (c) => {
+    const status = await svc.process(caller(c), c.body);
+    return { key: status === 'processed' ? 'alertProcessed' : 'alertProcessSaved', data: { id: c.body.id, status } };
+  });
+  defineRoute(app, ctx, R.counts, async (c) => ({ data: await svc.counts(caller(c)) }));
+  defineRoute(app, ctx, R.platformAndAlert, async (c) => ({ data: await svc.platformAndAlert(caller(c), c.query) }));
+  defineRoute(app, ctx, R.report, async (c) => ({ data: await svc.report(caller(c), c.query) }));
+  defineRoute(app, ctx, R.reportExport, async (c) => {
+    const file = await svc.exportReport(caller(c), c.lang, c.query);
+    c.reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    c.reply.header('content-disposition', `attachment; filename="${file.filename}"`);
+    c.reply.header('cache-control', 'no-store');
+    await c.reply.send(file.body);
+  });
+  return svc;
+}

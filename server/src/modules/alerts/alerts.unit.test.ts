@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { checkAlertRule, parseAlertNumber } from '@geosentry/contract';
+import {
+  accelerationAt,
+  combineMembers,
+  computeAt,
+  decideAt,
+  evaluateFamily,
+  intensityAt,
+  rateAt,
+  type EvalRule,
+  type Point,
+} from './alerts.evaluate.ts';
+
+const MIN = 60_000;
+const H = 3_600_000;
+const T0 = Date.UTC(2026, 10, 1, 0, 0, 0);
+const series = (vals: number[], step = 10 * MIN): Point[] => vals.map((v, i) => ({ ts: T0 + i * step, v }));
+const rule = (over: Partial<EvalRule>): EvalRule => ({
+  id: 1,
+  level: 1,
+  valueType: 'threshold',
+  value: 0,
+  rateValue: null,
+  direction: 'above',
+  windowN: null,
+  windowUnit: null,
+  ratio: null,
+  ...over,
+});
+
+describe('derived values (spec §9)', () => {
+  it('rate is the difference of consecutive readings to 2 decimals; acceleration the difference of rates', () => {
+    // Hand-computed: 10 -> 10.504 -> 11.7 -> 11.2 -> 11.2
+    const s = series([10, 10.504, 11.7, 11.2, 11.2]);
+    expect([0, 1, 2, 3, 4].map((i) => rateAt(s, i))).toEqual([null, 0.5, 1.2, -0.5, 0]);
+    // rates 0.5, 1.2, -0.5, 0 -> accelerations 0.7, -1.7, 0.5
+    expect([0, 1, 2, 3, 4].map((i) => accelerationAt(s, i))).toEqual([null, null, 0.7, -1.7, 0.5]);
+    // With a window, a gap longer than the window breaks the chain.
+    const gap = [...series([1, 2]), { ts: T0 + 5 * H, v: 9 }];
+    expect(rateAt(gap, 2, H)).toBeNull();
+    expect(rateAt(gap, 2)).toBe(7);
+  });
+
+  it('computes each value type against a hand-computed series', () => {
+    const s = series([100, 100.4, 101.1, 102.6, 102.9, 104.0, 104.1]);
+    // threshold
+    expect(computeAt(s, 3, rule({ value: 102.5 }), null)).toMatchObject({ metric: 102.6, pass: true });
+    expect(computeAt(s, 2, rule({ value: 102.5 }), null)).toMatchObject({ metric: 101.1, pass: false });
+    // cumulative change from the initial value 99.5; and from the first reading when no initial value
+    expect(computeAt(s, 3, rule({ valueType: 'cumulativeChange', value: 3 }), 99.5)).toMatchObject({
+      metric: 3.1,
+      pass: true,
+      base: 99.5,
+    });
+    expect(computeAt(s, 3, rule({ valueType: 'cumulativeChange', value: 3 }), null)).toMatchObject({
+      metric: 2.6,
+      pass: false,
+    });
+    // current change over 30 minutes: reading 5 (104.0) minus reading 2 (101.1, exactly 30 min before)
+    const cc = rule({ valueType: 'currentChange', value: 2.5, windowN: 30, windowUnit: 'minute', direction: 'abs' });
+    expect(computeAt(s, 5, cc, null)).toMatchObject({ metric: 2.9, pass: true });
+    // reading 4 (102.9) minus reading 1 (100.4): 2.5, exactly the alert value (>=)
+    expect(computeAt(s, 4, cc, null)).toMatchObject({ metric: 2.5, pass: true });
+    // reading 2 (101.1): the window holds readings 0..2 -> 101.1 - 100
+    expect(computeAt(s, 2, cc, null)).toMatchObject({ metric: 1.1, pass: false });
+    // rate: 104.0 - 102.9 = 1.1
+    expect(computeAt(s, 5, rule({ valueType: 'rate', value: 1 }), null)).toMatchObject({ metric: 1.1, pass: true });
+    // acceleration at 3: rates 0.7 (1) and 1.5 (3-2) -> 1.5 - 0.7 = 0.8
+    expect(computeAt(s, 3, rule({ valueType: 'acceleration', value: 0.8 }), null)).toMatchObject({
+      metric: 0.8,
+      pass: true,
+      rate: 1.5,
+      acceleration: 0.8,
+    });
+    // threshold plus rate: both must hold
+    const tr = rule({ valueType: 'thresholdRate', value: 102, rateValue: 1 });
+    expect(computeAt(s, 3, tr, null).pass).toBe(true); // 102.6 >= 102 and rate 1.5 >= 1
+    expect(computeAt(s, 4, tr, null).pass).toBe(false); // rate 0.3
+    expect(computeAt(s, 2, tr, null).pass).toBe(false); // 101.1 < 102
+    // below
+    expect(computeAt(s, 0, rule({ value: 100, direction: 'below' }), null).pass).toBe(true);
+  });
+
+  it('increment sums the window; rainfall intensity-duration compares I with a·D^(-b)', () => {
+    const rain = series([2, 0, 5, 1.5, 3], H); // hourly rainfall, mm
+    const inc = rule({ valueType: 'increment', value: 9, windowN: 3, windowUnit: 'hour' });
+    expect(computeAt(rain, 4, inc, null)).toMatchObject({ metric: 9.5, pass: true }); // 5 + 1.5 + 3
+    expect(computeAt(rain, 3, inc, null)).toMatchObject({ metric: 6.5, pass: false }); // 0 + 5 + 1.5
+    // a = 20, b = 0.5: thresholds 20 (1 h), 11.547 (3 h); 12 mm/h for 3 hours -> I3 = 12 >= 11.547
+    const storm = series([12, 12, 12], H);
+    const x = intensityAt(storm, 2, 20, 0.5);
+    expect(x.pass).toBe(true);
+    expect(x.hours).toBe(3);
+    expect(x.intensity).toBe(12);
+    expect(x.threshold).toBeCloseTo(11.547, 3);
+    expect(intensityAt(series([12], H), 0, 20, 0.5).pass).toBe(false);
+  });
+
+  it('applies the ratio: that share of the window must meet the rule', () => {
+    const s = series([5, 1, 1, 6, 6]); // every 10 min
+    const r = rule({ value: 5, windowN: 40, windowUnit: 'minute', ratio: 0.6 });
+    expect(decideAt(s, 4, r, null).pass).toBe(true); // 5 readings in 40 min: 5,1,1,6,6 -> 3/5 = 0.6
+    expect(decideAt(s, 3, r, null).pass).toBe(false); // 5,1,1,6 -> 2/4
+  });
+
+  it('evaluates a family: the highest firing level wins at each reading', () => {
+    const s = series([1, 6, 11, 16, 21, 3]);
+    const rules = [1, 2, 3, 4].map((level) => rule({ id: level, level: level as 1, value: level * 5 }));
+    const f = evaluateFamily(s, [0, 1, 2, 3, 4, 5], rules, null);
+    expect(f.map((x) => [x.index, x.rule.level])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+    ]);
+  });
+
+  it('property: raising a value across a threshold never lowers the level', () => {
+    let seed = 42;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 500; n++) {
+      const values = [1, 2, 3, 4].map(() => rnd() * 100).sort((a, b) => a - b);
+      const rules = values.map((value, i) => rule({ id: i + 1, level: (i + 1) as 1, value }));
+      const a = rnd() * 120;
+      const b = a + rnd() * 50;
+      const s = series([a, b]);
+      const lv = (i: number) => evaluateFamily(s, [i], rules, null)[0]?.rule.level ?? 0;
+      expect(lv(1)).toBeGreaterThanOrEqual(lv(0));
+    }
+  });
+
+  it('multi-device: orange and red need two sensors to agree', () => {
+    expect(combineMembers([4, 0], 'any')).toBe(4);
+    expect(combineMembers([4, 0], 'twoAgree')).toBe(2);
+    expect(combineMembers([4, 1], 'twoAgree')).toBe(2);
+    expect(combineMembers([4, 3], 'twoAgree')).toBe(3);
+    expect(combineMembers([4, 4, 1], 'twoAgree')).toBe(4);
+    expect(combineMembers([2, 0], 'twoAgree')).toBe(2);
+    expect(combineMembers([0, 0], 'twoAgree')).toBe(0);
+  });
+});
+
+describe('alert value checks (spec §5)', () => {
+  const ok = { valueType: 'threshold' as const, level: 2, value: '12.5', channels: ['mail' as const], groupId: 1 };
+  it('reports each missing choice with its message', () => {
+    expect(checkAlertRule({}).problems.map((p) => p.key)).toEqual([
+      'alertTriggerRequired',
+      'alertLevelRequired',
+      'alertValueFormat',
+      'alertChannelRequired',
+      'alertGroupRequired',
+    ]);
+    expect(checkAlertRule(ok)).toMatchObject({ problems: [], rule: { level: 2, value: 12.5, direction: 'above' } });
+  });
+  it('refuses malformed values', () => {
+    for (const v of ['12,5', '1e', 'abc', '12 mm', '--1', ''])
+      expect(checkAlertRule({ ...ok, value: v }).problems.map((p) => p.key)).toContain('alertValueFormat');
+    expect(parseAlertNumber('-0.75')).toBe(-0.75);
+    expect(checkAlertRule({ ...ok, valueType: 'thresholdRate' }).problems[0]?.key).toBe('alertRateValueFormat');
+    expect(checkAlertRule({ ...ok, valueType: 'increment' }).problems[0]?.key).toBe('alertWindowRequired');
+    expect(checkAlertRule({ ...ok, ratio: '1.5' }).problems[0]?.key).toBe('alertRatioRange');
+    expect(checkAlertRule({ ...ok, level: 5 }).problems[0]?.key).toBe('alertLevelRequired');
+  });
+});

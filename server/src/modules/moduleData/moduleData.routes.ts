@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { monitorTypeOf, moduleDataRoutes as R } from '@geosentry/contract';
+import { caller, defineRoute } from '../../platform/http/route.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { ModuleDataService } from './moduleData.service.ts';
+import { reportWorkbook } from './moduleData.report.ts';
+
+export function registerModuleData(app: FastifyInstance, ctx: AppContext): void {
+  const svc = new ModuleDataService(ctx);
+  defineRoute(app, ctx, R.getRealTimeData, async (c) => ({ data: await svc.realTime(caller(c), c.lang, c.query) }));
+  defineRoute(app, ctx, R.getRealTimeDataByPlatformId, async (c) => ({
+    data: await svc.realTime(caller(c), c.lang, { platformId: c.query.platformId }),
+  }));
+  defineRoute(app, ctx, R.getRealTimeDataForClinometer, async (c) => ({
+    data: await svc.clinometerRealTime(caller(c), c.lang, c.query),
+  }));
+  defineRoute(app, ctx, R.getHistoricalData, async (c) => ({ data: await svc.history(caller(c), c.lang, c.query) }));
+  defineRoute(app, ctx, R.getMaxMinAvgData, async (c) => ({ data: await svc.maxMinAvg(caller(c), c.lang, c.query) }));
+  defineRoute(app, ctx, R.getAvgDataForClinometer, async (c) => ({
+    data: await svc.clinometerAvg(caller(c), c.query),
+  }));
+  defineRoute(app, ctx, R.getSmoothHandleData, async (c) => ({ data: await svc.smoothPreview(caller(c), c.query) }));
+  defineRoute(app, ctx, R.smoothHandleData, async (c) => ({
+    key: 'modified',
+    data: await svc.smoothApply(caller(c), c.body),
+  }));
+  defineRoute(app, ctx, R.deleteData, async (c) => ({ key: 'deleted', data: await svc.deleteData(caller(c), c.body) }));
+  defineRoute(app, ctx, R.editGNSSData, async (c) => ({
+    key: 'modified',
+    data: await svc.editGnss(caller(c), c.body),
+  }));
+  defineRoute(app, ctx, R.getRainLatestHoursData, async (c) => ({ data: await svc.rainLatest(caller(c), c.query) }));
+  defineRoute(app, ctx, R.getGnssRealTimeDataAndUntie, async (c) => ({
+    data: await svc.gnssRealTime(caller(c), c.query),
+  }));
+  defineRoute(app, ctx, R.getSatelliteInfo, async (c) => ({ data: await svc.satelliteInfo(caller(c), c.query) }));
+  defineRoute(app, ctx, R.getIonosphereLatestTableData, async (c) => ({
+    data: await svc.ionosphereLatest(caller(c), c.query),
+  }));
+  defineRoute(app, ctx, R.getIonosphereHistoricalData, async (c) => ({
+    data: await svc.ionosphereHistory(caller(c), c.lang, c.query),
+  }));
+  defineRoute(app, ctx, R.getModuleData, async (c) => ({ data: await svc.moduleReport(caller(c), c.lang, c.query) }));
+  defineRoute(app, ctx, R.getModuleDataReport, async (c) => {
+    const report = await svc.moduleReport(caller(c), c.lang, c.query);
+    if (c.query.format === 'json') return { data: report };
+    const body = await reportWorkbook(report, c.lang);
+    const code = monitorTypeOf(report.moduleId)?.code ?? 'module';
+    const name = `report-${report.platformId}-${code}-${report.from.slice(0, 10)}-${report.statisticsType}.xlsx`;
+    c.reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    c.reply.header('content-disposition', `attachment; filename="${name}"`);
+    c.reply.header('cache-control', 'no-store');
+    await c.reply.send(body);
+  });
+  defineRoute(app, ctx, R.getRealTimeDataAndDeviceStatus, async (c) => ({
+    data: await svc.deviceStatus(caller(c), c.lang, c.query.platformId),
+  }));
+}

@@ -1,0 +1,282 @@
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  App,
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Col,
+  Empty,
+  Flex,
+  Row,
+  Segmented,
+  Statistic,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import type { TableColumnsType } from 'antd';
+import { DownloadOutlined, FileExcelOutlined } from '@ant-design/icons';
+import type { HistoryPoint, StatisticsType } from '@geosentry/contract';
+import { hasPermission, useSession } from '../../shared/session.ts';
+import { EChart } from '../../shared/charts/EChart.tsx';
+import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { AggregationPicker, DevicePicker, QuantityPicker, SitePicker, TimeRangePicker } from './shared/Pickers.tsx';
+import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
+import { useChosenDevice } from './shared/useDeviceChoice.ts';
+import { fmtValue, useQuantityText } from './shared/format.ts';
+import { fmtTime, isRangeComplete, resolveRange, type Aggregation, type TimeRange } from './shared/timeRange.ts';
+import { timeChartOption, type ChartSeries } from './shared/seriesChart.ts';
+import { downloadCsv } from './shared/csv.ts';
+import { downloadReport, fetchHistory, fetchMaxMinAvg, liveKeys, rangeParams } from './monitorApi.ts';
+import './monitor.css';
+
+const DERIVED_KEYS = ['rate', 'acceleration', 'variation'] as const;
+type DerivedKey = (typeof DERIVED_KEYS)[number];
+
+/** Monitor > Historical data: one device's quantity over a range, raw or aggregated, as a chart or a table. */
+export default function HistoryDataPage() {
+  const { t } = useTranslation('monitor');
+  const { message } = App.useApp();
+  const session = useSession();
+  const { sites, isLoading: sitesLoading } = useMonitorSites();
+  const [platformId, setPlatformId] = useChosenSite(sites);
+  const siteDevices = useSiteDevices(platformId);
+  const [device, setDeviceId] = useChosenDevice(siteDevices.data);
+  const text = useQuantityText();
+  const [quantityChoice, setQuantity] = useState<string | undefined>();
+  const [range, setRange] = useState<TimeRange>({ kind: '24h' });
+  const [aggregation, setAggregation] = useState<Aggregation>('original');
+  const [derived, setDerived] = useState<DerivedKey[]>([]);
+  const [view, setView] = useState<'chart' | 'table'>('chart');
+  const [exporting, setExporting] = useState(false);
+
+  const quantities = device ? text.catalogue.quantities(device.moduleId) : [];
+  const quantity = quantities.some((q) => q.key === quantityChoice) ? quantityChoice : quantities[0]?.key;
+  const complete = isRangeComplete(range);
+  const params = { deviceId: device?.deviceId, quantity, range, aggregation };
+  const history = useQuery({
+    queryKey: liveKeys.history({ ...params, range: rangeParams(range) }),
+    queryFn: () => fetchHistory(params),
+    enabled: device !== undefined && quantity !== undefined && complete,
+    placeholderData: keepPreviousData,
+    retry: retryUnlessCancelled,
+  });
+  const stats = useQuery({
+    queryKey: ['monitor', 'stats', device?.deviceId, quantity, rangeParams(range)],
+    queryFn: () => fetchMaxMinAvg(device!.deviceId, quantity, range),
+    enabled: device !== undefined && quantity !== undefined && complete,
+    retry: retryUnlessCancelled,
+  });
+
+  const series = history.data?.devices[0]?.series.find((s) => s.quantity === quantity);
+  const points = useMemo(() => series?.points ?? [], [series]);
+  const unit = series?.unit ?? '';
+  const label = series?.label ?? quantity ?? '';
+  const aggregated = history.data?.aggregation !== undefined && history.data.aggregation !== 'original';
+
+  const option = useMemo(() => {
+    const list: ChartSeries[] = [{ name: label, unit, points, band: aggregated }];
+    for (const k of derived)
+      list.push({
+        name: t(`derived.${k}`),
+        unit: `${unit} (${t(`derived.${k}`)})`,
+        points,
+        field: k,
+        yAxis: 1,
+        dashed: true,
+      });
+    return timeChartOption(list, { min: t('col.min'), max: t('col.max') });
+  }, [points, derived, label, unit, aggregated, t]);
+
+  const columns: TableColumnsType<HistoryPoint> = [
+    { key: 'ts', title: aggregated ? t('col.period') : t('col.time'), width: 180, render: (_, p) => fmtTime(p.ts) },
+    {
+      key: 'value',
+      title: `${aggregated ? t('col.avg') : t('col.value')}${unit ? ` (${unit})` : ''}`,
+      render: (_, p) => fmtValue(p.value),
+    },
+    ...(aggregated
+      ? [
+          { key: 'min', title: t('col.min'), render: (_: unknown, p: HistoryPoint) => fmtValue(p.min) },
+          { key: 'max', title: t('col.max'), render: (_: unknown, p: HistoryPoint) => fmtValue(p.max) },
+          { key: 'count', title: t('col.count'), render: (_: unknown, p: HistoryPoint) => p.count ?? '-' },
+        ]
+      : []),
+    { key: 'rate', title: t('derived.rate'), render: (_, p) => fmtValue(p.rate) },
+    { key: 'acceleration', title: t('derived.acceleration'), render: (_, p) => fmtValue(p.acceleration) },
+    { key: 'variation', title: t('derived.variation'), render: (_, p) => fmtValue(p.variation) },
+  ];
+
+  const exportCsv = () => {
+    if (!device) return;
+    const header = [
+      aggregated ? t('col.period') : t('col.time'),
+      `${aggregated ? t('col.avg') : t('col.value')}${unit ? ` (${unit})` : ''}`,
+      ...(aggregated ? [t('col.min'), t('col.max'), t('col.count')] : []),
+      t('derived.rate'),
+      t('derived.acceleration'),
+      t('derived.variation'),
+    ];
+    const rows = points.map((p) => [
+      fmtTime(p.ts),
+      p.value,
+      ...(aggregated ? [p.min ?? '', p.max ?? '', p.count ?? ''] : []),
+      p.rate ?? '',
+      p.acceleration ?? '',
+      p.variation,
+    ]);
+    downloadCsv(`${device.deviceName}-${quantity}-${fmtTime(Date.now()).slice(0, 10)}.csv`, header, rows);
+  };
+
+  const exportXlsx = async () => {
+    if (!device || !platformId) return;
+    const { start, end } = resolveRange(range);
+    const statisticsType: StatisticsType =
+      aggregation === 'week' || aggregation === 'month' || aggregation === 'year' ? aggregation : 'day';
+    setExporting(true);
+    try {
+      await downloadReport({
+        platformId,
+        moduleId: device.moduleId,
+        deviceName: device.deviceName,
+        startTime: start.format('YYYY-MM-DD'),
+        endTime: end.format('YYYY-MM-DD'),
+        statisticsType,
+      });
+    } catch (e) {
+      void message.error((e as Error).message);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const st = stats.data?.stats.find((s) => s.quantity === quantity);
+  const empty = !history.isLoading && points.length === 0;
+  return (
+    <Flex vertical gap={12} data-testid="monitor-history">
+      <Card className="gs-monitor-toolbar" variant="borderless">
+        <Flex vertical gap={10}>
+          <Flex gap={12} wrap align="center">
+            <Typography.Title level={5} style={{ margin: 0 }}>
+              {t('history.title')}
+            </Typography.Title>
+            <SitePicker sites={sites} value={platformId} onChange={setPlatformId} loading={sitesLoading} />
+            <DevicePicker
+              devices={siteDevices.data ?? []}
+              value={device?.deviceId}
+              onChange={setDeviceId}
+              loading={siteDevices.isLoading}
+            />
+            <QuantityPicker moduleId={device?.moduleId} value={quantity} onChange={setQuantity} />
+            <TimeRangePicker value={range} onChange={setRange} />
+          </Flex>
+          <Flex gap={12} wrap align="center">
+            <AggregationPicker value={aggregation} onChange={setAggregation} />
+            <Checkbox.Group<DerivedKey>
+              data-testid="history-derived"
+              value={derived}
+              onChange={setDerived}
+              options={DERIVED_KEYS.map((k) => ({ value: k, label: t(`derived.${k}`) }))}
+            />
+            <div style={{ flex: 1 }} />
+            <Segmented<'chart' | 'table'>
+              data-testid="history-view"
+              value={view}
+              onChange={setView}
+              options={[
+                { value: 'chart', label: t('history.viewChart') },
+                { value: 'table', label: t('history.viewTable') },
+              ]}
+            />
+            <Button
+              icon={<DownloadOutlined />}
+              onClick={exportCsv}
+              disabled={points.length === 0}
+              data-testid="history-csv"
+            >
+              CSV
+            </Button>
+            {hasPermission('monitor:report', session) ? (
+              <Button
+                icon={<FileExcelOutlined />}
+                onClick={() => void exportXlsx()}
+                loading={exporting}
+                disabled={!device}
+                data-testid="history-xlsx"
+              >
+                {t('history.xlsx')}
+              </Button>
+            ) : null}
+          </Flex>
+        </Flex>
+      </Card>
+      {!complete ? <Alert type="warning" showIcon title={t('error.rangeIncomplete')} /> : null}
+      {history.isError ? (
+        <Alert type="error" showIcon title={(history.error as Error).message || t('error.load')} />
+      ) : null}
+      <Row gutter={[12, 12]}>
+        {(
+          [
+            ['max', st?.max, st?.maxTs],
+            ['min', st?.min, st?.minTs],
+            ['avg', st?.avg, null],
+            ['change', st?.change, null],
+            ['count', st?.count, null],
+          ] as const
+        ).map(([k, v, at]) => (
+          <Col key={k} flex="1" style={{ minWidth: 150 }}>
+            <Card variant="borderless" size="small" data-testid={`history-stat-${k}`}>
+              <Statistic
+                title={t(`col.${k}`)}
+                value={v === null || v === undefined ? '-' : k === 'count' ? v : fmtValue(v)}
+                suffix={k !== 'count' && v !== null && v !== undefined ? unit : undefined}
+                valueStyle={{ fontSize: 20 }}
+              />
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {at ? fmtTime(at) : '\u00a0'}
+              </Typography.Text>
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      <Card
+        variant="borderless"
+        styles={{ body: { padding: 12 } }}
+        title={
+          <Flex gap={8} align="center" wrap>
+            <span>{device ? `${device.deviceName} · ${label}` : t('pick.device')}</span>
+            {series ? (
+              <Tag data-testid="history-count">
+                {series.downsampled
+                  ? t('history.downsampled', { shown: points.length, total: series.total })
+                  : t('history.points', { count: points.length })}
+              </Tag>
+            ) : null}
+          </Flex>
+        }
+      >
+        {!device && !siteDevices.isLoading ? (
+          <Empty description={t('empty.noDevices')} />
+        ) : empty ? (
+          <Empty description={t('empty.noData')} data-testid="history-empty" />
+        ) : view === 'chart' ? (
+          <EChart option={option} notMerge height={420} loading={history.isFetching} data-testid="history-chart" />
+        ) : (
+          <Table<HistoryPoint>
+            data-testid="history-table"
+            rowKey="ts"
+            size="small"
+            columns={columns}
+            dataSource={[...points].reverse()}
+            loading={history.isFetching}
+            pagination={{ defaultPageSize: 20, showSizeChanger: true, pageSizeOptions: [20, 50, 100] }}
+            scroll={{ x: 800 }}
+          />
+        )}
+      </Card>
+    </Flex>
+  );
+}

@@ -1,0 +1,146 @@
+import {
+  forecastRoutes,
+  moduleDataRoutes,
+  predictionRouteOf,
+  type Aggregation,
+  type DeleteResult,
+  type DeviceStatusData,
+  type EditGnssResult,
+  type HistoricalData,
+  type InverseVelocityAnswer,
+  type MaxMinAvgData,
+  type PredictionAnswer,
+  type PredictionType,
+  type RealTimeDevice,
+  type SmoothMethod,
+  type SmoothPreview,
+  type SmoothResult,
+  type StatisticsType,
+} from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
+import { currentLanguage } from '../../shared/i18n.ts';
+import { getToken } from '../../shared/storage.ts';
+import { change } from '../monitorTypes/shared/query.ts';
+import { fmtDate, type TimeRange } from './shared/timeRange.ts';
+
+/** Range parameters of the history calls: a range name, or a custom range as dates (spec §9 yyyy-MM-dd). */
+export function rangeParams(r: TimeRange): { range: string; startTime?: string; endTime?: string } {
+  if (r.kind === 'custom' && r.custom)
+    return { range: 'custom', startTime: fmtDate(r.custom[0]), endTime: fmtDate(r.custom[1]) };
+  return { range: r.kind };
+}
+
+export const liveKeys = {
+  realtime: (platformId: number | undefined, moduleId: number | undefined) =>
+    ['monitor', 'realtime', platformId ?? null, moduleId ?? null] as const,
+  status: (platformId: number | undefined) => ['monitor', 'status', platformId ?? null] as const,
+  history: (p: object) => ['monitor', 'history', p] as const,
+};
+
+/** Newest values of the devices of a site (optionally one monitor type). */
+export const fetchRealTime = (platformId: number, moduleId?: number) =>
+  call<RealTimeDevice[]>(moduleDataRoutes.getRealTimeData, { platformId, moduleId }, { keepEarlier: true });
+
+export const fetchDeviceStatus = (platformId: number) =>
+  call<DeviceStatusData>(moduleDataRoutes.getRealTimeDataAndDeviceStatus, { platformId }, { keepEarlier: true });
+
+export interface HistoryParams {
+  deviceId?: number | undefined;
+  deviceIds?: number[] | undefined;
+  quantity?: string | undefined;
+  range: TimeRange;
+  aggregation: Aggregation;
+  maxPoints?: number | undefined;
+}
+
+/** A device's (or a comparison's) history; a newer request of the same screen cancels the older. */
+export const fetchHistory = (p: HistoryParams, keepEarlier = false) =>
+  call<HistoricalData>(
+    moduleDataRoutes.getHistoricalData,
+    {
+      deviceId: p.deviceId,
+      deviceIds: p.deviceIds?.join(','),
+      quantity: p.quantity,
+      aggregation: p.aggregation,
+      maxPoints: p.maxPoints,
+      ...rangeParams(p.range),
+    },
+    { keepEarlier },
+  );
+
+export const fetchMaxMinAvg = (deviceId: number, quantity: string | undefined, range: TimeRange) =>
+  call<MaxMinAvgData>(
+    moduleDataRoutes.getMaxMinAvgData,
+    { deviceId, quantity, ...rangeParams(range) },
+    { keepEarlier: true },
+  );
+
+export const fetchSmoothPreview = (p: {
+  deviceId: number;
+  quantity: string;
+  range: TimeRange;
+  method: SmoothMethod;
+  window: number;
+}) =>
+  call<SmoothPreview>(moduleDataRoutes.getSmoothHandleData, {
+    deviceId: p.deviceId,
+    quantity: p.quantity,
+    method: p.method,
+    window: p.window,
+    ...rangeParams(p.range),
+  });
+
+export const applySmooth = (p: {
+  deviceId: number;
+  quantity: string;
+  startTime: string;
+  endTime: string;
+  method: SmoothMethod;
+  window: number;
+}) => call<SmoothResult>(moduleDataRoutes.smoothHandleData, p, change);
+
+export const deleteData = (p: { deviceId: number; startTime?: string; endTime?: string; ts?: string[] }) =>
+  call<DeleteResult>(moduleDataRoutes.deleteData, { ...p, ts: p.ts?.join(',') }, change);
+
+export const editGnss = (p: { deviceId: number; ts: string; dN?: number; dE?: number; dH?: number }) =>
+  call<EditGnssResult>(moduleDataRoutes.editGNSSData, p, change);
+
+export const predict = (type: PredictionType, data: number[], sampleNum: number, predictNum: number) =>
+  call<PredictionAnswer>(predictionRouteOf(type), { data: data.join(','), sampleNum, predictNum, type }, change);
+
+export const inverseVelocity = (times: number[], values: number[], window: number) =>
+  call<InverseVelocityAnswer>(
+    forecastRoutes.inverseVelocity,
+    { times: times.join(','), values: values.join(','), window },
+    change,
+  );
+
+/** Downloads the server's xlsx report of a device's monitor type (getModuleDataReport?format=xlsx). */
+export async function downloadReport(p: {
+  platformId: number;
+  moduleId: number;
+  deviceName: string;
+  startTime: string;
+  endTime: string;
+  statisticsType: StatisticsType;
+}): Promise<void> {
+  const q = new URLSearchParams({
+    ...Object.fromEntries(Object.entries(p).map(([k, v]) => [k, String(v)])),
+    template: 'A',
+    format: 'xlsx',
+    language: currentLanguage(),
+  });
+  const token = getToken();
+  const res = await fetch(`${moduleDataRoutes.getModuleDataReport.path}?${q.toString()}`, {
+    headers: { language: currentLanguage(), ...(token ? { token } : {}) },
+  });
+  const type = res.headers.get('content-type') ?? '';
+  if (!res.ok || type.includes('application/json')) {
+    const env = (await res.json().catch(() => null)) as { info?: string } | null;
+    throw new Error(env?.info ?? res.statusText);
+  }
+  const blob = await res.blob();
+  const name = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'report.xlsx';
+  const { saveBlob } = await import('./shared/csv.ts');
+  saveBlob(blob, decodeURIComponent(name));
+}

@@ -1,0 +1,443 @@
+import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import dayjs, { type Dayjs } from 'dayjs';
+import {
+  Button,
+  Card,
+  Checkbox,
+  DatePicker,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+  message,
+} from 'antd';
+import type { TableColumnsType } from 'antd';
+import {
+  AuditOutlined,
+  CheckCircleOutlined,
+  ExclamationCircleOutlined,
+  PaperClipOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+} from '@ant-design/icons';
+import { TS_ITEMS, TS_STATES, type TsRecord, type TsState } from '@geosentry/contract';
+import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
+import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
+import { blankToUndefined, retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { fileHref } from '../files/index.ts';
+import {
+  TS_SORT_FIELDS,
+  deleteTsRecord,
+  fetchTsRecords,
+  fetchTsSites,
+  setTsRectified,
+  tsKeys,
+  type TsListParams,
+} from './tsManagementApi.ts';
+import { TsRecordDrawer } from './TsRecordDrawer.tsx';
+
+const DAY = 'YYYY-MM-DD';
+
+function StateTag({ row }: { row: TsRecord }) {
+  const { t } = useTranslation('tsManagement');
+  if (row.state === 'completed')
+    return (
+      <Tag color="success" icon={<CheckCircleOutlined />}>
+        {t('states.completed')}
+      </Tag>
+    );
+  return (
+    <Tag color={row.overdue ? 'error' : 'warning'} icon={row.overdue ? <ExclamationCircleOutlined /> : undefined}>
+      {row.overdue ? t('states.overdue') : t('states.incomplete')}
+    </Tag>
+  );
+}
+
+function Attachments({ row }: { row: TsRecord }) {
+  if (row.attachments.length === 0) return <>-</>;
+  return (
+    <Flex vertical gap={2}>
+      {row.attachments.map((a) => (
+        <Typography.Link
+          key={a.file_id}
+          href={fileHref(a.file_id, true)}
+          download={a.name ?? a.file_id}
+          ellipsis
+          style={{ maxWidth: 180 }}
+          data-testid="ts-attachment"
+        >
+          <PaperClipOutlined style={{ marginRight: 4 }} />
+          {a.name ?? a.file_id}
+        </Typography.Link>
+      ))}
+    </Flex>
+  );
+}
+
+/** The record's inspected items and rectification, shown when its row is expanded. */
+function RecordDetail({ row }: { row: TsRecord }) {
+  const { t } = useTranslation('tsManagement');
+  return (
+    <Descriptions
+      size="small"
+      bordered
+      column={{ xs: 1, md: 2 }}
+      data-testid="ts-detail"
+      items={[
+        ...TS_ITEMS.map((k) => {
+          const c = row.items[k];
+          return {
+            key: k,
+            label: t(`items.${k}`),
+            children: (
+              <Flex gap={8} align="baseline" wrap>
+                <Tag color={c?.result === 'problem' ? 'error' : 'success'}>{t(`results.${c?.result ?? 'ok'}`)}</Tag>
+                {k === 'dryBeachLength' && row.dryBeachLength !== null ? (
+                  <Typography.Text>
+                    {row.dryBeachLength} {t('units.m')}
+                  </Typography.Text>
+                ) : null}
+                {c?.note ? <Typography.Text type="secondary">{c.note}</Typography.Text> : null}
+              </Flex>
+            ),
+          };
+        }),
+        { key: 'responsible', label: t('fields.responsiblePerson'), children: row.responsiblePerson ?? '-' },
+        { key: 'findings', label: t('fields.findings'), span: 'filled' as const, children: row.findings ?? '-' },
+        {
+          key: 'requirement',
+          label: t('fields.requirement'),
+          span: 'filled' as const,
+          children: row.requirement ?? '-',
+        },
+        {
+          key: 'completion',
+          label: t('fields.completionNote'),
+          span: 'filled' as const,
+          children: row.completionNote ?? '-',
+        },
+        { key: 'createdBy', label: t('fields.createdBy'), children: row.createdBy ?? '-' },
+        { key: 'enterprise', label: t('fields.enterprise'), children: row.enterpriseName ?? '-' },
+      ]}
+    />
+  );
+}
+
+/**
+ * Information > TS management: tailings supervision records. Server-side paging, sorting and filters (site,
+ * rectification state, inspection date range, overdue, keyword); add, edit, mark rectified and delete.
+ */
+export default function TsManagementPage() {
+  const { t } = useTranslation('tsManagement');
+  const queryClient = useQueryClient();
+  const [msg, msgHolder] = message.useMessage();
+  const [tableTop, scrollY] = useTableScrollY();
+  const table = useServerTable<TsListParams>({ pageNum: 1, pageSize: 10 }, TS_SORT_FIELDS);
+  const { params, setParams, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState('');
+  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const [editing, setEditing] = useState<TsRecord | null | undefined>(undefined);
+  const [rectifying, setRectifying] = useState<TsRecord | null>(null);
+  const [rectifyForm] = Form.useForm<{ completedDate?: Dayjs | null; completionNote?: string }>();
+
+  const list = useQuery({
+    queryKey: tsKeys.list(params),
+    queryFn: () => fetchTsRecords(params),
+    placeholderData: keepPreviousData,
+    retry: retryUnlessCancelled,
+  });
+  const sites = useQuery({
+    queryKey: tsKeys.sites,
+    queryFn: fetchTsSites,
+    staleTime: 30_000,
+    retry: retryUnlessCancelled,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: tsKeys.all });
+
+  const remove = useMutation({
+    mutationFn: (id: number) => deleteTsRecord(id),
+    onSuccess: () => {
+      void msg.success(t('messages.deleted'));
+      table.afterDelete(list.data?.list.length ?? 0);
+      void refresh();
+    },
+  });
+  const rectify = useMutation({
+    mutationFn: (v: { id: number; completedDate: string; completionNote?: string | undefined }) =>
+      setTsRectified(v.id, v.completedDate, v.completionNote),
+    onSuccess: () => {
+      void msg.success(t('messages.rectified'));
+      setRectifying(null);
+      void refresh();
+    },
+  });
+  const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
+
+  const columns: TableColumnsType<TsRecord> = [
+    { title: t('fields.inspectionDate'), dataIndex: 'inspectionDate', width: 120, ...sortable('inspectionDate') },
+    {
+      title: t('fields.site'),
+      dataIndex: 'platformName',
+      width: 200,
+      ...sortable('platformName'),
+      render: (v: string, row) => (
+        <Flex vertical>
+          <Typography.Text strong>{v}</Typography.Text>
+          {row.enterpriseName ? (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {row.enterpriseName}
+            </Typography.Text>
+          ) : null}
+        </Flex>
+      ),
+    },
+    { title: t('fields.inspector'), dataIndex: 'inspector', width: 120, ...sortable('inspector') },
+    {
+      title: t('fields.problems'),
+      dataIndex: 'problems',
+      key: 'problems',
+      width: 130,
+      render: (n: number) =>
+        n > 0 ? (
+          <Tag color="error">{t('list.problems', { count: n })}</Tag>
+        ) : (
+          <Tag color="success">{t('list.allOk')}</Tag>
+        ),
+    },
+    {
+      title: t('fields.requirement'),
+      dataIndex: 'requirement',
+      key: 'requirement',
+      ellipsis: true,
+      render: (v: string | null) => (v ? <Tooltip title={v}>{v}</Tooltip> : '-'),
+    },
+    {
+      title: t('fields.deadline'),
+      dataIndex: 'deadline',
+      width: 120,
+      ...sortable('deadline'),
+      render: (v: string | null, row) =>
+        v ? <Typography.Text type={row.overdue ? 'danger' : undefined}>{v}</Typography.Text> : '-',
+    },
+    {
+      title: t('fields.state'),
+      dataIndex: 'state',
+      width: 130,
+      ...sortable('state'),
+      render: (_v: TsState, row) => <StateTag row={row} />,
+    },
+    {
+      title: t('fields.completedDate'),
+      dataIndex: 'completedDate',
+      width: 130,
+      ...sortable('completedDate'),
+      render: (v: string | null) => v ?? '-',
+    },
+    {
+      title: t('fields.attachments'),
+      key: 'attachments',
+      width: 200,
+      render: (_v, row) => <Attachments row={row} />,
+    },
+    {
+      title: t('fields.actions'),
+      key: 'actions',
+      width: 210,
+      fixed: 'right',
+      render: (_v, row) => (
+        <Flex gap={0} wrap={false}>
+          <Button type="link" size="small" data-testid="ts-edit" onClick={() => setEditing(row)}>
+            {t('actions.edit')}
+          </Button>
+          {row.state === 'incomplete' ? (
+            <Button
+              type="link"
+              size="small"
+              data-testid="ts-rectify"
+              onClick={() => {
+                rectifyForm.resetFields();
+                rectifyForm.setFieldsValue({ completedDate: dayjs() });
+                setRectifying(row);
+              }}
+            >
+              {t('actions.rectify')}
+            </Button>
+          ) : null}
+          <Popconfirm
+            title={t('confirm.deleteTitle', { site: row.platformName, date: row.inspectionDate })}
+            description={t('confirm.deleteContent')}
+            okText={t('actions.delete')}
+            okButtonProps={{ danger: true, 'data-testid': 'ts-delete-confirm' }}
+            cancelText={t('common.cancel')}
+            onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
+          >
+            <Button type="link" size="small" danger data-testid="ts-delete">
+              {t('actions.delete')}
+            </Button>
+          </Popconfirm>
+        </Flex>
+      ),
+    },
+  ];
+
+  return (
+    <Flex vertical gap={16}>
+      {msgHolder}
+      <PageHeaderCard icon={<AuditOutlined />} title={t('title')} description={t('description')} />
+      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
+        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
+          <Flex gap={12} wrap align="center">
+            <Select<number>
+              data-testid="ts-filter-site"
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ width: 220 }}
+              placeholder={t('filters.allSites')}
+              value={params.platformId}
+              loading={sites.isFetching}
+              options={(sites.data ?? []).map((s) => ({ value: s.platformId, label: s.name }))}
+              onChange={(v) => setFilter({ platformId: v ?? undefined })}
+            />
+            <Select<TsState>
+              data-testid="ts-filter-state"
+              allowClear
+              style={{ width: 160 }}
+              placeholder={t('filters.allStates')}
+              value={params.state}
+              options={TS_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))}
+              onChange={(v) => setFilter({ state: v ?? undefined })}
+            />
+            <DatePicker.RangePicker
+              data-testid="ts-filter-range"
+              value={range}
+              format={DAY}
+              placeholder={[t('filters.from'), t('filters.to')]}
+              onChange={(v) => {
+                setRange(v);
+                setFilter({ startDate: v?.[0]?.format(DAY), endDate: v?.[1]?.format(DAY) });
+              }}
+            />
+            <Checkbox
+              data-testid="ts-filter-overdue"
+              checked={params.overdue === true}
+              onChange={(e) => setFilter({ overdue: e.target.checked ? true : undefined })}
+            >
+              {t('filters.overdue')}
+            </Checkbox>
+            <Input.Search
+              allowClear
+              data-testid="ts-search"
+              style={{ width: 240 }}
+              placeholder={t('filters.keyword')}
+              value={keywordInput}
+              onChange={(e) => setKeywordInput(e.target.value)}
+              onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+            />
+            <Button
+              onClick={() => {
+                setRange(null);
+                setKeywordInput('');
+                setParams((p) => ({ pageNum: 1, pageSize: p.pageSize }));
+              }}
+            >
+              {t('filters.reset')}
+            </Button>
+          </Flex>
+          <Flex gap={8}>
+            <Tooltip title={t('actions.reload')}>
+              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
+            </Tooltip>
+            <Button type="primary" icon={<PlusOutlined />} data-testid="ts-add" onClick={() => setEditing(null)}>
+              {t('actions.add')}
+            </Button>
+          </Flex>
+        </Flex>
+        <div ref={tableTop}>
+          <Table<TsRecord>
+            rowKey="id"
+            size="middle"
+            data-testid="ts-table"
+            columns={columns}
+            dataSource={list.data?.list ?? []}
+            loading={list.isFetching}
+            onChange={table.onChange}
+            scroll={{ x: 1500, y: scrollY }}
+            expandable={{ expandedRowRender: (row) => <RecordDetail row={row} /> }}
+            pagination={{
+              current: params.pageNum,
+              pageSize: params.pageSize,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZES,
+              showTotal: (total) => t('list.total', { count: total }),
+            }}
+          />
+        </div>
+      </Card>
+      <TsRecordDrawer
+        open={editing !== undefined}
+        record={editing ?? null}
+        onClose={() => setEditing(undefined)}
+        onSaved={(added) => {
+          void msg.success(t(added ? 'messages.added' : 'messages.saved'));
+          setEditing(undefined);
+          void refresh();
+        }}
+      />
+      <Modal
+        open={rectifying !== null}
+        title={rectifying ? t('rectify.title', { site: rectifying.platformName, date: rectifying.inspectionDate }) : ''}
+        okText={t('actions.rectify')}
+        cancelText={t('common.cancel')}
+        okButtonProps={{ loading: rectify.isPending, 'data-testid': 'ts-rectify-save' }}
+        onOk={() => rectifyForm.submit()}
+        onCancel={() => setRectifying(null)}
+        destroyOnHidden
+      >
+        {rectifying?.requirement ? (
+          <Typography.Paragraph type="secondary">{rectifying.requirement}</Typography.Paragraph>
+        ) : null}
+        <Form
+          form={rectifyForm}
+          layout="vertical"
+          onFinish={(v) =>
+            rectifying &&
+            rectify.mutate({
+              id: rectifying.id,
+              completedDate: v.completedDate?.format(DAY) ?? '',
+              completionNote: blankToUndefined(v.completionNote),
+            })
+          }
+        >
+          <Form.Item
+            name="completedDate"
+            label={t('fields.completedDate')}
+            rules={[{ required: true, message: t('validation.completedDateRequired') }]}
+          >
+            <DatePicker
+              id="ts-rectify-date"
+              style={{ width: '100%' }}
+              format={DAY}
+              disabledDate={(d) =>
+                d.isAfter(dayjs(), 'day') || (rectifying ? d.isBefore(dayjs(rectifying.inspectionDate), 'day') : false)
+              }
+            />
+          </Form.Item>
+          <Form.Item name="completionNote" label={t('fields.completionNote')}>
+            <Input.TextArea id="ts-rectify-note" maxLength={4000} autoSize={{ minRows: 2, maxRows: 5 }} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Flex>
+  );
+}

@@ -1,0 +1,81 @@
+import {
+  TS_SORT_FIELDS,
+  tsManagementRoutes,
+  type Page,
+  type TsItem,
+  type TsItemResult,
+  type TsRecord,
+  type TsSite,
+  type TsState,
+} from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
+import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
+import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
+
+export { TS_SORT_FIELDS };
+
+export interface TsListParams extends PagedParams {
+  platformId?: number | undefined;
+  state?: TsState | undefined;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  keyword?: string | undefined;
+  overdue?: boolean | undefined;
+}
+
+/** The form's values: dates as yyyy-MM-dd strings (the drawer converts its pickers' values). */
+export interface TsFormValues {
+  platformId: number;
+  inspectionDate: string;
+  inspector: string;
+  responsiblePerson?: string | undefined;
+  items: Record<TsItem, { result: TsItemResult; note?: string | undefined }>;
+  dryBeachLength?: number | null | undefined;
+  findings?: string | undefined;
+  requirement?: string | undefined;
+  deadline?: string | undefined;
+  state: TsState;
+  completedDate?: string | undefined;
+  completionNote?: string | undefined;
+  attachments: string[];
+}
+
+export const tsKeys = {
+  all: ['ts-management'] as const,
+  list: (p: TsListParams) => ['ts-management', 'list', p] as const,
+  sites: ['ts-management', 'sites'] as const,
+};
+
+export const fetchTsRecords = (p: TsListParams) => call<Page<TsRecord>>(tsManagementRoutes.list, { ...p });
+export const fetchTsSites = () => call<TsSite[]>(tsManagementRoutes.sites, {}, picker);
+
+function fields(v: TsFormValues) {
+  return {
+    platformId: v.platformId,
+    inspectionDate: v.inspectionDate,
+    inspector: v.inspector.trim(),
+    responsiblePerson: blankToUndefined(v.responsiblePerson),
+    items: Object.fromEntries(
+      Object.entries(v.items).map(([k, c]) => [
+        k,
+        { result: c.result, ...(blankToUndefined(c.note) ? { note: blankToUndefined(c.note) } : {}) },
+      ]),
+    ),
+    dryBeachLength: v.dryBeachLength ?? undefined,
+    findings: blankToUndefined(v.findings),
+    requirement: blankToUndefined(v.requirement),
+    deadline: v.deadline || undefined,
+    state: v.state,
+    completedDate: v.state === 'completed' ? v.completedDate || undefined : undefined,
+    completionNote: blankToUndefined(v.completionNote),
+    // '' is an empty list (a form cannot send an empty array); ids are comma-separated otherwise.
+    attachments: v.attachments.join(','),
+  };
+}
+
+export const addTsRecord = (v: TsFormValues) => call<{ id: number }>(tsManagementRoutes.add, fields(v), change);
+export const editTsRecord = (id: number, v: TsFormValues) =>
+  call<null>(tsManagementRoutes.edit, { id, ...fields(v) }, change);
+export const deleteTsRecord = (id: number) => call<null>(tsManagementRoutes.delete, { id }, change);
+export const setTsRectified = (id: number, completedDate: string, completionNote: string | undefined) =>
+  call<null>(tsManagementRoutes.setRectified, { id, completedDate, completionNote }, change);

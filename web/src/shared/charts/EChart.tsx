@@ -1,0 +1,185 @@
+import { useEffect, useImperativeHandle, useLayoutEffect, useRef, type CSSProperties, type Ref } from 'react';
+import * as echarts from 'echarts/core';
+import {
+  BarChart,
+  GaugeChart,
+  LineChart,
+  PieChart,
+  ScatterChart,
+  type BarSeriesOption,
+  type GaugeSeriesOption,
+  type LineSeriesOption,
+  type PieSeriesOption,
+  type ScatterSeriesOption,
+} from 'echarts/charts';
+import {
+  DataZoomInsideComponent,
+  DataZoomSliderComponent,
+  DatasetComponent,
+  GridComponent,
+  LegendComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
+  MarkPointComponent,
+  TitleComponent,
+  TooltipComponent,
+  type DataZoomComponentOption,
+  type DatasetComponentOption,
+  type GridComponentOption,
+  type LegendComponentOption,
+  type MarkAreaComponentOption,
+  type MarkLineComponentOption,
+  type MarkPointComponentOption,
+  type TitleComponentOption,
+  type TooltipComponentOption,
+} from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+
+/**
+ * The one chart component of the console: a small, tree-shaken ECharts 6 (line, bar, scatter, pie and gauge
+ * series; grid, tooltip, legend, title, dataset, data zoom, mark line/area/point; canvas). Other screens reuse
+ * it; a chart type not registered here must be added to `echarts.use` below.
+ */
+echarts.use([
+  LineChart,
+  BarChart,
+  ScatterChart,
+  PieChart,
+  GaugeChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  TitleComponent,
+  DatasetComponent,
+  DataZoomInsideComponent,
+  DataZoomSliderComponent,
+  MarkLineComponent,
+  MarkAreaComponent,
+  MarkPointComponent,
+  CanvasRenderer,
+]);
+
+export type EChartOption = echarts.ComposeOption<
+  | LineSeriesOption
+  | BarSeriesOption
+  | ScatterSeriesOption
+  | PieSeriesOption
+  | GaugeSeriesOption
+  | GridComponentOption
+  | TooltipComponentOption
+  | LegendComponentOption
+  | TitleComponentOption
+  | DatasetComponentOption
+  | DataZoomComponentOption
+  | MarkLineComponentOption
+  | MarkAreaComponentOption
+  | MarkPointComponentOption
+>;
+
+export type EChartInstance = echarts.ECharts;
+
+export interface EChartProps {
+  option: EChartOption;
+  /** Replace the whole option instead of merging it into the previous one (series removed, axes changed). */
+  notMerge?: boolean;
+  /** Component types replaced (not merged) on update, e.g. ['series']. */
+  replaceMerge?: string[];
+  lazyUpdate?: boolean;
+  /** 'dark' for dark backgrounds (the chart is re-created when it changes). */
+  theme?: 'light' | 'dark';
+  /** Height of the chart (the width follows its container). */
+  height?: number | string;
+  style?: CSSProperties;
+  className?: string;
+  /** Shows ECharts' loading mask. */
+  loading?: boolean;
+  /** ECharts events, e.g. { datazoom: (e) => ... }. */
+  onEvents?: Record<string, (params: unknown) => void>;
+  ref?: Ref<EChartInstance | null>;
+  'data-testid'?: string;
+  'aria-label'?: string;
+}
+
+/**
+ * An ECharts chart that follows its container's size (ResizeObserver), is disposed on unmount, and applies
+ * `option` on every change (merged unless `notMerge`).
+ */
+export function EChart({
+  option,
+  notMerge = false,
+  replaceMerge,
+  lazyUpdate = false,
+  theme = 'light',
+  height = 320,
+  style,
+  className,
+  loading = false,
+  onEvents,
+  ref,
+  ...rest
+}: EChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<EChartInstance | null>(null);
+  const events = useRef(onEvents);
+  events.current = onEvents;
+
+  // Create (and re-create on a theme change), observe the size, dispose.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const instance = echarts.init(el, theme === 'dark' ? 'dark' : undefined, { renderer: 'canvas' });
+    chart.current = instance;
+    let frame = 0;
+    const ro =
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            cancelAnimationFrame(frame);
+            frame = requestAnimationFrame(() => {
+              if (!instance.isDisposed()) instance.resize();
+            });
+          });
+    ro?.observe(el);
+    return () => {
+      cancelAnimationFrame(frame);
+      ro?.disconnect();
+      instance.dispose();
+      if (chart.current === instance) chart.current = null;
+    };
+  }, [theme]);
+
+  useImperativeHandle<EChartInstance | null, EChartInstance | null>(ref, () => chart.current);
+
+  // Events: one handler per name, calling the latest callback.
+  const eventNames = Object.keys(onEvents ?? {})
+    .sort()
+    .join(',');
+  useEffect(() => {
+    const instance = chart.current;
+    if (!instance || !eventNames) return;
+    const names = eventNames.split(',');
+    const handlers = names.map((name) => {
+      const h = (p: unknown) => events.current?.[name]?.(p);
+      instance.on(name, h);
+      return [name, h] as const;
+    });
+    return () => {
+      if (!instance.isDisposed()) for (const [name, h] of handlers) instance.off(name, h);
+    };
+  }, [eventNames, theme]);
+
+  useEffect(() => {
+    const instance = chart.current;
+    if (!instance || instance.isDisposed()) return;
+    instance.setOption(option, { notMerge, lazyUpdate, ...(replaceMerge ? { replaceMerge } : {}) });
+  }, [option, notMerge, lazyUpdate, replaceMerge, theme]);
+
+  useEffect(() => {
+    const instance = chart.current;
+    if (!instance || instance.isDisposed()) return;
+    if (loading) instance.showLoading({ text: '', maskColor: 'rgba(255,255,255,0.5)' });
+    else instance.hideLoading();
+  }, [loading, theme]);
+
+  return <div ref={box} className={className} style={{ width: '100%', height, minWidth: 0, ...style }} {...rest} />;
+}
