@@ -233,6 +233,8 @@ async function serverBenches(): Promise<void> {
     mqttPort: await freePort(),
     // The per-device rate limit protects against a broken logger; the bench measures the pipeline.
     env: { INGEST_DEVICE_RATE: '1000000', LOG_LEVEL: 'error' },
+    // BENCH_PROFILE=<dir>: a CPU profile of the server process, written when it stops.
+    nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
   };
   const server = await startServerProcess(settings);
   try {

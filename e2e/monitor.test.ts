@@ -205,9 +205,14 @@ describe('monitor data screens in a real browser', () => {
     await page.goto(`${server.url}/#/monitor/DataComparison?platformId=${siteId}`);
     await page.locator('[data-testid="compare-hint"]').waitFor();
     await page.locator('[data-testid="compare-devices"]').click();
-    const options = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option');
-    for (const name of ['Ridge displacement D1', 'Ridge groundwater W1', 'Ridge rain gauge R1'])
-      await options.filter({ hasText: name }).first().click();
+    for (const name of ['Ridge displacement D1', 'Ridge groundwater W1', 'Ridge rain gauge R1']) {
+      await page.keyboard.type(name);
+      await page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-active')
+        .filter({ hasText: name })
+        .waitFor();
+      await page.keyboard.press('Enter');
+    }
     await page.locator('.ant-message').getByText('The comparison needs exactly 2 devices').waitFor();
     await page.keyboard.press('Escape');
     await page.locator('[data-testid="compare-chart"] canvas').first().waitFor();

@@ -29,7 +29,9 @@ export * from './helpers.ts';
  *   starting Monday, month, year).
  * - Every call is limited to the caller's data scope: a device or site outside it answers exactly like a
  *   missing one (deviceNotFound / platformNotFound).
- * - Quantities are the keys of contract/src/monitorTypes/catalogue.ts (quantitiesOf(moduleId)).
+ * - Quantities are the keys of contract/src/monitorTypes/catalogue.ts (quantitiesOf(moduleId)). Without a
+ *   `quantity`, history and statistics answer the type's own quantities (not voltage/battery; for GNSS
+ *   only dN, dE, dH).
  * - GNSS (module 1): readings carry dN, dE, dH (mm) and may carry sats (satellites used), pdop and fix
  *   (1 fixed solution, 0 float/invalid). "Untie" (解算) = the solution: the real-time GNSS table shows the
  *   displacement components with the 2D (horizontal) and 3D displacement. "Satellite info" = the newest
@@ -159,7 +161,7 @@ export const moduleReportQuery = z.object({
   /** Accepted for compatibility; the answer uses the stored site name. */
   platformName: zOptText(200),
   moduleId: zInt(),
-  /** Optional filter: devices whose name contains this text (case-insensitive). */
+  /** Optional filter: the device of this name, else the devices whose name contains it (case-insensitive). */
   deviceName: zOptText(200),
   startTime: zReqTime(),
   endTime: zReqTime(),

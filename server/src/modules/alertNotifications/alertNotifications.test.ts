@@ -363,6 +363,52 @@ describe('delivery', () => {
     expect(seqs).toEqual([1, 4, 101]);
   });
 
+  it('a reading over a rule value raises an alert through the alerts service, and it is mailed; escalation too', async () => {
+    const siteC = await siteWithGauge(t, admin, 'Valley C', 'C1');
+    const c = await contact({ name: 'Engineer C', email: 'c@example.com', language: 'en' });
+    const g = await group({ name: 'Valley group', contactIds: [c], platformIds: [siteC.platformId] });
+    for (const [level, value] of [
+      [3, 30],
+      [4, 60],
+    ] as const) {
+      const r = await t.api('POST', `${A}/manage/value/add`, {
+        token: admin,
+        body: {
+          deviceId: siteC.deviceId,
+          quantity: 'rainfall',
+          level,
+          valueType: 'threshold',
+          value,
+          groupId: g,
+          channels: ['mail'],
+          pushIntervalMinutes: 30,
+        },
+      });
+      expect(r.status, r.info).toBe(0);
+    }
+    const mailsTo = () => smtp.mails.filter((m) => m.to[0] === 'c@example.com');
+    const now = Date.now();
+    await t.built.ingest.writer.submit([{ deviceId: siteC.deviceId, ts: now - 60_000, values: { rainfall: 45 } }]);
+    await until(() => mailsTo().length === 1, 10_000, 'alert mail');
+    expect(mailsTo()[0]!.subject).toBe('[Orange alert (level 3)] Valley C / Device C1');
+    expect(mailsTo()[0]!.body).toContain('Rainfall (mm) = 45 mm (threshold 30 mm)');
+    await t.built.ingest.writer.submit([{ deviceId: siteC.deviceId, ts: now - 30_000, values: { rainfall: 70 } }]);
+    await until(() => mailsTo().length === 2, 10_000, 'escalation mail');
+    expect(mailsTo()[1]!.subject).toContain('Red alert (level 4)');
+    // A redelivered reading raises nothing new, so nothing more is sent.
+    await t.built.ingest.writer.submit([{ deviceId: siteC.deviceId, ts: now - 30_000, values: { rainfall: 70 } }]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailsTo()).toHaveLength(2);
+    const alertId = (
+      await t.db.k.selectFrom('alerts').select('id').where('device_id', '=', siteC.deviceId).executeTakeFirstOrThrow()
+    ).id;
+    const d = await deliveries(alertId);
+    expect(d.data.map((x) => [x.eventSeq, x.state])).toEqual([
+      [3, 'sent'],
+      [4, 'sent'],
+    ]);
+  });
+
   it('writes the outbox in the alert transaction: a rolled-back alert leaves no notification', async () => {
     const c = await contact({ name: 'Rollback', email: 'rollback@example.com' });
     const g = await group({ name: 'Rollback group', contactIds: [c] });

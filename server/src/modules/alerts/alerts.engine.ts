@@ -28,6 +28,7 @@ import {
 import * as repo from './alerts.repository.ts';
 
 type Tx = Kysely<Database>;
+type StateChange = { deviceId: number; platformId: number | null; state: string };
 
 /** A decision to store: one family of one device fired at one reading. */
 interface Decision {
@@ -51,6 +52,8 @@ interface Decision {
 }
 
 const BASE_TTL_MS = 60_000;
+/** Most readings evaluated in one pass. */
+const MAX_PASS = 20_000;
 const EVIDENCE_BEFORE = 20;
 const DEFAULT_RELATION_WINDOW_MS = 3_600_000;
 
@@ -112,7 +115,7 @@ function evidenceOf(s: readonly Point[], f: Firing, relationId: number | null): 
 /**
  * Alert evaluation: listens to committed readings, evaluates each device's enabled rules in time order over
  * the stored readings they need, and stores raised / escalated / updated alerts with their evidence. Batches
- * are handled one at a time. Offline alerts come from the ingest's device state changes.
+ * are handled in passes, one at a time. Offline alerts come from the ingest's device state changes.
  */
 export class AlertEngine {
   private rulesByDevice: Map<number, repo.RuleRecord[]> | null = null;
@@ -120,7 +123,10 @@ export class AlertEngine {
   private bases = new Map<number, { at: number; values: Record<string, number> }>();
   /** Multi-device rules: each member's latest level (by relation, then "deviceId:quantity"). */
   private members = new Map<number, Map<string, { level: number; metric: number | null; ts: number }>>();
-  private chain: Promise<void> = Promise.resolve();
+  private queue: ({ kind: 'readings'; items: CommittedReading[] } | { kind: 'states'; items: StateChange[] })[] = [];
+  private running: Promise<void> | null = null;
+  /** Readings waiting for evaluation. */
+  pending = 0;
   private loading: Promise<void> | null = null;
   /** Evaluated batches and stored decisions (bench and tests). */
   batches = 0;
@@ -134,27 +140,66 @@ export class AlertEngine {
     this.loading = null;
   }
 
-  /** Queues a batch of committed readings (batches are evaluated one at a time, in arrival order). */
+  /**
+   * Queues committed readings. Evaluation runs one pass at a time, in arrival order; readings that queued up
+   * meanwhile are evaluated together in the next pass (fewer, larger queries), so evaluation keeps up with
+   * ingest. Readings of devices without rules are dropped here.
+   */
   onReadings(readings: readonly CommittedReading[]): Promise<void> {
-    const next = this.chain.then(() => this.evaluate(readings));
-    this.chain = next.catch((e: unknown) => this.ctx.log.error({ err: e }, 'alert evaluation failed'));
-    return next;
+    const rules = this.rulesByDevice;
+    const items = rules
+      ? readings.filter((r) => rules.has(r.deviceId) || this.relationsByDevice.has(r.deviceId))
+      : [...readings];
+    if (items.length === 0) return this.running ?? Promise.resolve();
+    const last = this.queue.at(-1);
+    if (last?.kind === 'readings') for (const r of items) last.items.push(r);
+    else this.queue.push({ kind: 'readings', items });
+    this.pending += items.length;
+    return this.kick();
   }
 
-  /** Queues device state changes from ingest (offline sweep, back online). */
-  onDeviceState(changes: readonly { deviceId: number; platformId: number | null; state: string }[]): Promise<void> {
-    const next = this.chain.then(() => this.deviceStates(changes));
-    this.chain = next.catch((e: unknown) => this.ctx.log.error({ err: e }, 'offline alert failed'));
-    return next;
+  /** Queues device state changes from ingest (offline sweep, back online), in order with the readings. */
+  onDeviceState(changes: readonly StateChange[]): Promise<void> {
+    this.queue.push({ kind: 'states', items: [...changes] });
+    return this.kick();
   }
 
   /** Resolves when everything queued so far is evaluated. */
   async idle(): Promise<void> {
-    let c: Promise<void>;
-    do {
-      c = this.chain;
-      await c;
-    } while (c !== this.chain);
+    while (this.running || this.queue.length) await (this.running ?? this.kick());
+  }
+
+  private kick(): Promise<void> {
+    if (!this.running) {
+      this.running = this.drain().finally(() => {
+        this.running = null;
+        if (this.queue.length) void this.kick();
+      });
+    }
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length) {
+      const item = this.queue[0]!;
+      if (item.kind === 'readings') {
+        const take = item.items.splice(0, MAX_PASS);
+        if (item.items.length === 0) this.queue.shift();
+        this.pending -= take.length;
+        try {
+          await this.evaluate(take);
+        } catch (e) {
+          this.ctx.log.error({ err: e }, 'alert evaluation failed');
+        }
+      } else {
+        this.queue.shift();
+        try {
+          await this.deviceStates(item.items);
+        } catch (e) {
+          this.ctx.log.error({ err: e }, 'offline alert failed');
+        }
+      }
+    }
   }
 
   private async load(): Promise<void> {
@@ -526,9 +571,7 @@ export class AlertEngine {
   }
 
   /** Offline: raise (or update) the device's offline alert. Back online: restore its alert/alarm state. */
-  private async deviceStates(
-    changes: readonly { deviceId: number; platformId: number | null; state: string }[],
-  ): Promise<void> {
+  private async deviceStates(changes: readonly StateChange[]): Promise<void> {
     const devices = await repo.evalDevices(
       this.ctx.db,
       changes.map((c) => c.deviceId),

@@ -119,13 +119,23 @@ export function intensityAt(
   a: number,
   b: number,
 ): { intensity: number; hours: number; threshold: number; pass: boolean } {
-  let best = { intensity: 0, hours: RAINFALL_WINDOWS_HOURS[0] as number, threshold: a, pass: false, ratio: -1 };
+  // One backward pass: the sums over 1, 3, 6, 12, 24 and 48 hours are taken as the pass crosses each bound.
+  const t = s[i]!.ts;
+  const sums: number[] = [];
+  let total = 0;
+  let j = i;
   for (const d of RAINFALL_WINDOWS_HOURS) {
-    const intensity = tidy(sumOver(s, i, d * 3_600_000) / d);
+    const from = t - d * 3_600_000;
+    for (; j >= 0 && s[j]!.ts > from; j--) total += s[j]!.v;
+    sums.push(tidy(total));
+  }
+  let best = { intensity: 0, hours: RAINFALL_WINDOWS_HOURS[0] as number, threshold: a, pass: false, ratio: -1 };
+  RAINFALL_WINDOWS_HOURS.forEach((d, k) => {
+    const intensity = tidy(sums[k]! / d);
     const threshold = tidy(a * Math.pow(d, -b));
     const ratio = threshold > 0 ? intensity / threshold : 0;
     if (ratio > best.ratio) best = { intensity, hours: d, threshold, pass: intensity >= threshold, ratio };
-  }
+  });
   return { intensity: best.intensity, hours: best.hours, threshold: best.threshold, pass: best.pass };
 }
 

@@ -149,9 +149,16 @@ export class ReadingWriter {
 
   private async ensurePartitions(batch: readonly ReadingRow[]): Promise<void> {
     const months = new Map<string, number>();
+    let lo = Infinity;
+    let hi = -Infinity;
     for (const r of batch) {
-      const p = partitionOf(r.ts).name;
-      if (!this.partitions.has(p) && !months.has(p)) months.set(p, r.ts);
+      // Most readings fall in the month of the previous one: test the known range first.
+      if (r.ts >= lo && r.ts < hi) continue;
+      const p = partitionOf(r.ts);
+      if (this.partitions.has(p.name)) {
+        lo = Date.parse(p.from);
+        hi = Date.parse(p.to);
+      } else if (!months.has(p.name)) months.set(p.name, r.ts);
     }
     for (const [name, ts] of months) {
       // One creation per partition even with batches in parallel.

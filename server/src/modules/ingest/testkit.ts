@@ -40,12 +40,14 @@ export interface ServerSettings {
   httpPort: number;
   mqttPort: number;
   env?: Record<string, string>;
+  /** Extra node flags (e.g. --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 /** Starts `node --import tsx server/src/main.ts` and waits until /api/health answers. */
 export async function startServerProcess(s: ServerSettings, timeoutMs = 60_000): Promise<ServerProcess> {
   let out = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const proc = spawn(process.execPath, [...(s.nodeArgs ?? []), '--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -16,6 +16,7 @@ import { loadConfig } from '../../config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ModuleDataService } from './moduleData.service.ts';
 
+const say = (s: string): void => void process.stdout.write(`${s}\n`);
 const ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NAME = 'gs_md_measure';
 const devices = Number(process.argv[2] ?? 19);
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
         from generate_series(${new Date(year).toISOString()}::timestamptz, '2025-12-31 23:59:00+00'::timestamptz, interval '1 minute') ts`.execute(
         db.k,
       );
-      console.log(`device ${d}/${devices} loaded (${Math.round((Date.now() - t0) / 1000)} s)`);
+      say(`device ${d}/${devices} loaded (${Math.round((Date.now() - t0) / 1000)} s)`);
     }
     for (const [table, unit] of [
       ['readings_hourly', 'hour'],
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
                min((e.value #>> '{}')::float8), max((e.value #>> '{}')::float8), min(ts),
                (array_agg((e.value #>> '{}')::float8 order by ts))[1], max(ts), (array_agg((e.value #>> '{}')::float8 order by ts desc))[1]
         from readings, jsonb_each(vals) e group by 1, 2, 3`.execute(db.k);
-      console.log(`${table} built (${Math.round((Date.now() - t0) / 1000)} s)`);
+      say(`${table} built (${Math.round((Date.now() - t0) / 1000)} s)`);
     }
     await sql`update devices d set last_reading_at = x.t, last_seen_at = now(), last_values = x.v
       from (select device_id, max(last_ts) as t, jsonb_build_object('waterLevel', (array_agg(last_v order by bucket desc))[1]) as v
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
   }
   const total = (await sql<{ n: string }>`select count(*) as n from readings`.execute(db.k)).rows[0]!.n;
   const dev = (await sql<{ id: number }>`select min(id) as id from devices`.execute(db.k)).rows[0]!.id;
-  console.log(`readings: ${total}`);
+  say(`readings: ${total}`);
 
   const config = loadConfig({}, { databaseUrl: url.toString() });
   const ctx = { db, config } as unknown as AppContext;
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
     }
     runs.sort((a, b) => a - b);
     const pts = (out as { devices?: { series?: { points: unknown[] }[] }[] }).devices?.[0]?.series?.[0]?.points.length;
-    console.log(
+    say(
       `${label.padEnd(58)} median ${runs[3]!.toFixed(1)} ms  max ${runs[6]!.toFixed(1)} ms${pts ? `  points ${pts}` : ''}`,
     );
   };
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
     where device_id = ${dev} and ts >= '2025-06-10' and ts < '2025-06-11' and jsonb_typeof(vals -> 'waterLevel') = 'number' order by ts`.execute(
     db.k,
   );
-  console.log('raw query plan:\n' + plan.rows.map((r) => '  ' + r['QUERY PLAN']).join('\n'));
+  say('raw query plan:\n' + plan.rows.map((r) => '  ' + r['QUERY PLAN']).join('\n'));
   await db.close();
 }
 

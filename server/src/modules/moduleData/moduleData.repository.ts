@@ -157,8 +157,6 @@ export interface BucketRow {
   avg: number;
   min: number;
   max: number;
-  first: number;
-  last: number;
 }
 
 /**
@@ -178,15 +176,14 @@ export async function bucketSeries(
   const r =
     unit === 'hour' || unit === 'day'
       ? await sql<BucketRow>`
-          select ${epochMs('bucket')} as t, n, total, total / n as avg, min_v as min, max_v as max, first_v as first, last_v as last
+          select ${epochMs('bucket')} as t, n, total, total / n as avg, min_v as min, max_v as max
           from ${sql.table(unit === 'hour' ? 'readings_hourly' : 'readings_daily')}
           where device_id = ${deviceId} and quantity = ${quantity} and bucket >= ${start} and bucket < ${end}
           order by bucket`.execute(db.k)
       : await sql<BucketRow>`
-          select (extract(epoch from b) * 1000)::float8 as t, n, total, total / n as avg, min, max, first, last from (
+          select (extract(epoch from b) * 1000)::float8 as t, n, total, total / n as avg, min, max from (
             select date_trunc(${unit}, bucket at time zone 'UTC') at time zone 'UTC' as b, sum(n)::int as n,
-                   sum(total) as total, min(min_v) as min, max(max_v) as max,
-                   (array_agg(first_v order by first_ts))[1] as first, (array_agg(last_v order by last_ts desc))[1] as last
+                   sum(total) as total, min(min_v) as min, max(max_v) as max
             from readings_daily
             where device_id = ${deviceId} and quantity = ${quantity} and bucket >= ${start} and bucket < ${end}
             group by 1) x
@@ -198,8 +195,6 @@ export async function bucketSeries(
     avg: Number(x.avg),
     min: Number(x.min),
     max: Number(x.max),
-    first: Number(x.first),
-    last: Number(x.last),
   }));
 }
 
@@ -614,6 +609,10 @@ export async function deleteLogged(
 /**
  * Recomputes from the raw readings the hourly and daily rollup rows of a device for the buckets holding
  * the given times (rows of buckets left empty disappear), then the device's newest values.
+ *
+ * Safe beside the ingest writer without a lock: each statement sees what committed before it; a writer
+ * batch that touched a bucket row first makes the delete wait for its commit (the insert then counts its
+ * readings); a batch coming later waits for this transaction and adds its increments (upsert) on top.
  */
 export async function recomputeRollups(tx: Q, deviceId: number, tss: readonly number[]): Promise<void> {
   for (const unit of ['hour', 'day'] as const) {

@@ -108,14 +108,16 @@ export class ModuleDataService {
     });
   }
 
-  /** The quantities asked for: one (it must belong to the type), else the type's own quantities. */
+  /** The quantities asked for: one (it must belong to the type), else the type's own quantities (GNSS: dN, dE, dH). */
   private quantities(moduleId: number, quantity: string | undefined): string[] {
     if (quantity !== undefined) {
       if (!quantitiesOf(moduleId).some((q) => q.key === quantity))
         throw new AppError(Status.invalid, 'quantityUnknown', { quantity });
       return [quantity];
     }
-    return (monitorTypeOf(moduleId)?.quantities ?? []).map((q) => q.key);
+    const own = (monitorTypeOf(moduleId)?.quantities ?? []).map((q) => q.key);
+    // GNSS: the displacement; its solution quality (pdop, sats, fix) has the ionosphere calls.
+    return moduleId === GNSS_MODULE_ID ? own.filter((k) => !(GNSS_QUALITY as readonly string[]).includes(k)) : own;
   }
 
   private quantityInfo(moduleId: number, key: string, lang: Language): { label: string; unit: string } {
@@ -613,9 +615,10 @@ export class ModuleDataService {
     const to = repo.ceilUtc(end, 'day');
     if (to <= from) throw new AppError(Status.invalid, 'badTimeRange');
     const needle = q.deviceName?.toLowerCase();
-    const list = (
-      await repo.findDevices(this.ctx.db, user.scope, { platformId: p.id, moduleIds: [q.moduleId] })
-    ).filter((d) => !needle || d.name.toLowerCase().includes(needle));
+    const all = await repo.findDevices(this.ctx.db, user.scope, { platformId: p.id, moduleIds: [q.moduleId] });
+    // deviceName: the device of that name, else the devices whose name contains it.
+    const exact = needle ? all.filter((d) => d.name.toLowerCase() === needle) : [];
+    const list = exact.length ? exact : all.filter((d) => !needle || d.name.toLowerCase().includes(needle));
     const keys = this.quantities(q.moduleId, undefined);
     const rows = await repo.periodRows(
       this.ctx.db,

@@ -465,6 +465,8 @@ describe('module data (monitoring query API)', () => {
       ['fix', 30],
     ]);
     expect((await get('/ionosphere/getHistoricalData', { deviceId: wl })).status).toBe(404);
+    const disp = await get<HistoricalData>('/getHistoricalData', { deviceId: gnss, range: '24h', aggregation: 'hour' });
+    expect(disp.data.devices[0]!.series.map((x) => x.quantity)).toEqual(['dN', 'dE', 'dH']);
   });
 
   it('previews smoothing, then stores it: originals logged, rollups and newest values recomputed', async () => {
@@ -616,6 +618,17 @@ describe('module data (monitoring query API)', () => {
     // 2026-02-01 is a Sunday: weeks start on Monday 2026-01-26, 02-02, 02-09.
     expect(wk.data.devices[0]!.rows.map((x) => x.label)).toEqual(['2026-01-26', '2026-02-02', '2026-02-09']);
     expect(wk.data.columns).toEqual(['avg']);
+    const exact = await t.api<ModuleReport>('GET', '/api/v2/data/report/module/getModuleData', {
+      token: admin,
+      query: {
+        platformId: String(siteA),
+        moduleId: '3',
+        deviceName: 'device WL',
+        startTime: '2026-01-01',
+        endTime: '2026-01-01',
+      },
+    });
+    expect(exact.data.devices.map((x) => x.deviceId)).toEqual([wl]);
 
     const q = new URLSearchParams({
       ...Object.fromEntries(Object.entries(base).map(([k, v]) => [k, String(v)])),

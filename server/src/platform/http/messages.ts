@@ -508,12 +508,36 @@ export const MESSAGES = {
     ko: '작성자 또는 최고 관리자만 삭제할 수 있습니다',
   },
   // Device ingest (the answer's data carries the reason code and detail).
-  ingestStored: { en: '{stored} stored, {duplicates} already stored', zh: '已保存 {stored} 条，{duplicates} 条此前已保存', ko: '{stored}건 저장, {duplicates}건은 이미 저장됨' },
-  ingestBadPayload: { en: 'The readings were refused: {detail}', zh: '数据被拒绝：{detail}', ko: '측정값이 거부되었습니다: {detail}' },
-  ingestBadCredentials: { en: 'Unknown terminal or wrong key', zh: '终端不存在或密钥错误', ko: '알 수 없는 단말기이거나 키가 틀렸습니다' },
-  ingestNotYourDevice: { en: 'The terminal may not send for device {detail}', zh: '该终端无权发送设备 {detail} 的数据', ko: '이 단말기는 {detail} 장치의 데이터를 보낼 수 없습니다' },
-  ingestRateLimited: { en: 'Too many readings for this device; try again in {seconds} s', zh: '该设备数据过多，请 {seconds} 秒后重试', ko: '이 장치의 측정값이 너무 많습니다. {seconds}초 후 다시 시도하세요' },
-  ingestOverloaded: { en: 'The server is busy; try again in {seconds} s', zh: '服务器繁忙，请 {seconds} 秒后重试', ko: '서버가 바쁩니다. {seconds}초 후 다시 시도하세요' },
+  ingestStored: {
+    en: '{stored} stored, {duplicates} already stored',
+    zh: '已保存 {stored} 条，{duplicates} 条此前已保存',
+    ko: '{stored}건 저장, {duplicates}건은 이미 저장됨',
+  },
+  ingestBadPayload: {
+    en: 'The readings were refused: {detail}',
+    zh: '数据被拒绝：{detail}',
+    ko: '측정값이 거부되었습니다: {detail}',
+  },
+  ingestBadCredentials: {
+    en: 'Unknown terminal or wrong key',
+    zh: '终端不存在或密钥错误',
+    ko: '알 수 없는 단말기이거나 키가 틀렸습니다',
+  },
+  ingestNotYourDevice: {
+    en: 'The terminal may not send for device {detail}',
+    zh: '该终端无权发送设备 {detail} 的数据',
+    ko: '이 단말기는 {detail} 장치의 데이터를 보낼 수 없습니다',
+  },
+  ingestRateLimited: {
+    en: 'Too many readings for this device; try again in {seconds} s',
+    zh: '该设备数据过多，请 {seconds} 秒后重试',
+    ko: '이 장치의 측정값이 너무 많습니다. {seconds}초 후 다시 시도하세요',
+  },
+  ingestOverloaded: {
+    en: 'The server is busy; try again in {seconds} s',
+    zh: '服务器繁忙，请 {seconds} 秒后重试',
+    ko: '서버가 바쁩니다. {seconds}초 후 다시 시도하세요',
+  },
   forecastTooShort: {
     en: 'The series has {count} values; at least sampleNum = {sampleNum} are needed',
     zh: '数据只有 {count} 个，至少需要 sampleNum = {sampleNum} 个',
@@ -741,7 +765,11 @@ export const MESSAGES = {
   },
   notifyRetryQueued: { en: 'The notification will be sent again', zh: '通知将重新发送', ko: '알림을 다시 보냅니다' },
   // alerts (early warning core)
-  alertTriggerRequired: { en: 'Please select the trigger condition', zh: '请选择触发条件', ko: '트리거 조건을 선택하세요' },
+  alertTriggerRequired: {
+    en: 'Please select the trigger condition',
+    zh: '请选择触发条件',
+    ko: '트리거 조건을 선택하세요',
+  },
   alertLevelRequired: { en: 'Please select the alert level', zh: '请选择告警等级', ko: '경보 등급을 선택하세요' },
   alertChannelRequired: {
     en: 'Please select the alert tool type',

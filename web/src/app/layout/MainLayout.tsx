@@ -29,6 +29,7 @@ import { SideMenu } from './SideMenu.tsx';
 import { TagsView } from './TagsView.tsx';
 import { UserMenu } from './UserMenu.tsx';
 import { AppDownload } from './AppDownload.tsx';
+import { AlertPopup } from '../../features/alerts/AlertPopup.tsx';
 
 const SIDEBAR_COOKIE = 'sidebarStatus';
 
@@ -195,6 +196,7 @@ export function MainLayout(): ReactElement {
             </div>
             <div className="gs-header-right">
               {hasPermission('appDownload', session) ? <AppDownload /> : null}
+              <AlertPopup />
               <LanguageSwitch className="gs-header-action" />
               <UserMenu />
             </div>

@@ -73,7 +73,7 @@ function Attachments({ row }: { row: TsRecord }) {
           href={fileHref(a.file_id, true)}
           download={a.name ?? a.file_id}
           ellipsis
-          style={{ maxWidth: 180 }}
+          style={{ maxWidth: 360 }}
           data-testid="ts-attachment"
         >
           <PaperClipOutlined style={{ marginRight: 4 }} />
@@ -125,6 +125,12 @@ function RecordDetail({ row }: { row: TsRecord }) {
           label: t('fields.completionNote'),
           span: 'filled' as const,
           children: row.completionNote ?? '-',
+        },
+        {
+          key: 'attachments',
+          label: t('fields.attachments'),
+          span: 'filled' as const,
+          children: <Attachments row={row} />,
         },
         { key: 'createdBy', label: t('fields.createdBy'), children: row.createdBy ?? '-' },
         { key: 'enterprise', label: t('fields.enterprise'), children: row.enterpriseName ?? '-' },
@@ -215,11 +221,11 @@ export default function TsManagementPage() {
         ),
     },
     {
-      title: t('fields.requirement'),
-      dataIndex: 'requirement',
-      key: 'requirement',
-      ellipsis: true,
-      render: (v: string | null) => (v ? <Tooltip title={v}>{v}</Tooltip> : '-'),
+      title: t('fields.state'),
+      dataIndex: 'state',
+      width: 130,
+      ...sortable('state'),
+      render: (_v: TsState, row) => <StateTag row={row} />,
     },
     {
       title: t('fields.deadline'),
@@ -230,13 +236,6 @@ export default function TsManagementPage() {
         v ? <Typography.Text type={row.overdue ? 'danger' : undefined}>{v}</Typography.Text> : '-',
     },
     {
-      title: t('fields.state'),
-      dataIndex: 'state',
-      width: 130,
-      ...sortable('state'),
-      render: (_v: TsState, row) => <StateTag row={row} />,
-    },
-    {
       title: t('fields.completedDate'),
       dataIndex: 'completedDate',
       width: 130,
@@ -244,10 +243,28 @@ export default function TsManagementPage() {
       render: (v: string | null) => v ?? '-',
     },
     {
-      title: t('fields.attachments'),
+      title: t('fields.requirement'),
+      dataIndex: 'requirement',
+      key: 'requirement',
+      width: 240,
+      ellipsis: true,
+      render: (v: string | null) => (v ? <Tooltip title={v}>{v}</Tooltip> : '-'),
+    },
+    {
+      title: <PaperClipOutlined aria-label={t('fields.attachments')} />,
       key: 'attachments',
-      width: 200,
-      render: (_v, row) => <Attachments row={row} />,
+      width: 60,
+      align: 'center',
+      render: (_v, row) =>
+        row.attachments.length > 0 ? (
+          <Tooltip title={row.attachments.map((a) => a.name ?? a.file_id).join(', ')}>
+            <Typography.Text data-testid="ts-attachment-count">
+              <PaperClipOutlined /> {row.attachments.length}
+            </Typography.Text>
+          </Tooltip>
+        ) : (
+          '-'
+        ),
     },
     {
       title: t('fields.actions'),
@@ -293,66 +310,11 @@ export default function TsManagementPage() {
   return (
     <Flex vertical gap={16}>
       {msgHolder}
-      <PageHeaderCard icon={<AuditOutlined />} title={t('title')} description={t('description')} />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center">
-            <Select<number>
-              data-testid="ts-filter-site"
-              allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              style={{ width: 220 }}
-              placeholder={t('filters.allSites')}
-              value={params.platformId}
-              loading={sites.isFetching}
-              options={(sites.data ?? []).map((s) => ({ value: s.platformId, label: s.name }))}
-              onChange={(v) => setFilter({ platformId: v ?? undefined })}
-            />
-            <Select<TsState>
-              data-testid="ts-filter-state"
-              allowClear
-              style={{ width: 160 }}
-              placeholder={t('filters.allStates')}
-              value={params.state}
-              options={TS_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))}
-              onChange={(v) => setFilter({ state: v ?? undefined })}
-            />
-            <DatePicker.RangePicker
-              data-testid="ts-filter-range"
-              value={range}
-              format={DAY}
-              placeholder={[t('filters.from'), t('filters.to')]}
-              onChange={(v) => {
-                setRange(v);
-                setFilter({ startDate: v?.[0]?.format(DAY), endDate: v?.[1]?.format(DAY) });
-              }}
-            />
-            <Checkbox
-              data-testid="ts-filter-overdue"
-              checked={params.overdue === true}
-              onChange={(e) => setFilter({ overdue: e.target.checked ? true : undefined })}
-            >
-              {t('filters.overdue')}
-            </Checkbox>
-            <Input.Search
-              allowClear
-              data-testid="ts-search"
-              style={{ width: 240 }}
-              placeholder={t('filters.keyword')}
-              value={keywordInput}
-              onChange={(e) => setKeywordInput(e.target.value)}
-              onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
-            />
-            <Button
-              onClick={() => {
-                setRange(null);
-                setKeywordInput('');
-                setParams((p) => ({ pageNum: 1, pageSize: p.pageSize }));
-              }}
-            >
-              {t('filters.reset')}
-            </Button>
-          </Flex>
+      <PageHeaderCard
+        icon={<AuditOutlined />}
+        title={t('title')}
+        description={t('description')}
+        extra={
           <Flex gap={8}>
             <Tooltip title={t('actions.reload')}>
               <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
@@ -361,6 +323,65 @@ export default function TsManagementPage() {
               {t('actions.add')}
             </Button>
           </Flex>
+        }
+      />
+      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
+        <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
+          <Select<number>
+            data-testid="ts-filter-site"
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ width: 200 }}
+            placeholder={t('filters.allSites')}
+            value={params.platformId}
+            loading={sites.isFetching}
+            options={(sites.data ?? []).map((s) => ({ value: s.platformId, label: s.name }))}
+            onChange={(v) => setFilter({ platformId: v ?? undefined })}
+          />
+          <Select<TsState>
+            data-testid="ts-filter-state"
+            allowClear
+            style={{ width: 160 }}
+            placeholder={t('filters.allStates')}
+            value={params.state}
+            options={TS_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))}
+            onChange={(v) => setFilter({ state: v ?? undefined })}
+          />
+          <DatePicker.RangePicker
+            data-testid="ts-filter-range"
+            value={range}
+            format={DAY}
+            placeholder={[t('filters.from'), t('filters.to')]}
+            onChange={(v) => {
+              setRange(v);
+              setFilter({ startDate: v?.[0]?.format(DAY), endDate: v?.[1]?.format(DAY) });
+            }}
+          />
+          <Checkbox
+            data-testid="ts-filter-overdue"
+            checked={params.overdue === true}
+            onChange={(e) => setFilter({ overdue: e.target.checked ? true : undefined })}
+          >
+            {t('filters.overdue')}
+          </Checkbox>
+          <Input.Search
+            allowClear
+            data-testid="ts-search"
+            style={{ width: 220 }}
+            placeholder={t('filters.keyword')}
+            value={keywordInput}
+            onChange={(e) => setKeywordInput(e.target.value)}
+            onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+          />
+          <Button
+            onClick={() => {
+              setRange(null);
+              setKeywordInput('');
+              setParams((p) => ({ pageNum: 1, pageSize: p.pageSize }));
+            }}
+          >
+            {t('filters.reset')}
+          </Button>
         </Flex>
         <div ref={tableTop}>
           <Table<TsRecord>
@@ -371,7 +392,7 @@ export default function TsManagementPage() {
             dataSource={list.data?.list ?? []}
             loading={list.isFetching}
             onChange={table.onChange}
-            scroll={{ x: 1500, y: scrollY }}
+            scroll={{ x: 1420, y: scrollY }}
             expandable={{ expandedRowRender: (row) => <RecordDetail row={row} /> }}
             pagination={{
               current: params.pageNum,

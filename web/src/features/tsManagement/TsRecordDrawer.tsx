@@ -162,24 +162,13 @@ export function TsRecordDrawer({ open, record, onClose, onSaved }: TsRecordDrawe
               />
             </Form.Item>
           </Col>
-          <Col xs={12} md={6}>
+          <Col xs={24} md={12}>
             <Form.Item
               name="inspectionDate"
               label={t('fields.inspectionDate')}
               rules={[{ required: true, message: t('validation.inspectionDateRequired') }]}
             >
               <DatePicker id="ts-inspectionDate" style={{ width: '100%' }} disabledDate={future} format={DAY} />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={6}>
-            <Form.Item name="dryBeachLength" label={t('fields.dryBeachLength')}>
-              <InputNumber<number>
-                id="ts-dryBeachLength"
-                style={{ width: '100%' }}
-                min={0}
-                max={100000}
-                suffix={t('units.m')}
-              />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
@@ -220,7 +209,22 @@ export function TsRecordDrawer({ open, record, onClose, onSaved }: TsRecordDrawe
                     />
                   </Form.Item>
                 </Col>
-                <Col xs={24} md={10}>
+                {k === 'dryBeachLength' ? (
+                  <Col xs={24} md={4}>
+                    <Form.Item name="dryBeachLength" style={{ marginBottom: 12 }}>
+                      <InputNumber<number>
+                        id="ts-dryBeachLength"
+                        size="small"
+                        style={{ width: '100%' }}
+                        min={0}
+                        max={100000}
+                        placeholder={t('form.measured')}
+                        suffix={t('units.m')}
+                      />
+                    </Form.Item>
+                  </Col>
+                ) : null}
+                <Col xs={24} md={k === 'dryBeachLength' ? 6 : 10}>
                   <Form.Item
                     name={['items', k, 'note']}
                     style={{ marginBottom: 12 }}

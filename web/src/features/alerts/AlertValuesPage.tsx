@@ -1,0 +1,275 @@
+import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Card, Flex, Input, Popconfirm, Select, Switch, Table, Tag, Tooltip, Typography, message } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { PlusOutlined, ReloadOutlined, SlidersOutlined } from '@ant-design/icons';
+import { ALERT_VALUE_TYPES, type AlertRuleRow, type AlertValueType } from '@geosentry/contract';
+import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
+import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
+import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { useMonitorSites } from '../monitor/shared/sites.ts';
+import {
+  ALERT_RULE_SORT_FIELDS,
+  alertKeys,
+  deleteRule,
+  enableRule,
+  fetchGroupOptions,
+  fetchRules,
+  type RuleListParams,
+} from './alertsApi.ts';
+import { LevelTag, fmtNum } from './alertUi.tsx';
+import { AlertValueDrawer, useLevelOptions } from './AlertValueDrawer.tsx';
+import { useValueTypeText } from './valueTypes.ts';
+
+/**
+ * /alert/setalert: the alert values of every device quantity in the caller's scope (level, type, value, window,
+ * ratio, contact group, channels, push interval, on/off), with add/edit (and a test against stored readings).
+ */
+export default function AlertValuesPage() {
+  const { t } = useTranslation('alerts');
+  const queryClient = useQueryClient();
+  const [msg, msgHolder] = message.useMessage();
+  const [tableTop, scrollY] = useTableScrollY();
+  const table = useServerTable<RuleListParams>({ pageNum: 1, pageSize: 20 }, ALERT_RULE_SORT_FIELDS);
+  const { params, setParams, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState('');
+  const [editing, setEditing] = useState<AlertRuleRow | null | undefined>(undefined);
+  const { sites } = useMonitorSites();
+  const typeText = useValueTypeText();
+  const levelOptions = useLevelOptions();
+  const list = useQuery({
+    queryKey: alertKeys.rules(params),
+    queryFn: () => fetchRules(params),
+    placeholderData: keepPreviousData,
+    retry: retryUnlessCancelled,
+  });
+  const groups = useQuery({ queryKey: alertKeys.groups, queryFn: fetchGroupOptions, retry: false });
+  const groupName = (id: number | null) => (id === null ? '-' : (groups.data?.find((g) => g.id === id)?.name ?? `#${id}`));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: alertKeys.rulesAll });
+  const remove = useMutation({
+    mutationFn: deleteRule,
+    onSuccess: () => {
+      void msg.success(t('rules.deleted'));
+      table.afterDelete(list.data?.list.length ?? 0);
+      void refresh();
+    },
+  });
+  const toggle = useMutation({
+    mutationFn: (v: { id: number; enabled: boolean }) => enableRule(v.id, v.enabled),
+    onSuccess: () => void refresh(),
+  });
+  const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
+
+  const condition = (r: AlertRuleRow): string => {
+    const parts = [`${t(`directions.${r.direction}`)} ${fmtNum(r.value)}${r.unit ? ` ${r.unit}` : ''}`];
+    if (r.rateValue !== null)
+      parts.push(`${r.valueType === 'rainfallIntensity' ? 'b' : t('evidence.rate')} ${fmtNum(r.rateValue)}`);
+    if (r.windowN && r.windowUnit) parts.push(`${t('evidence.window')} ${r.windowN} ${t(`units.${r.windowUnit}`)}`);
+    if (r.ratio !== null) parts.push(`${t('evidence.ratio')} ${fmtNum(r.ratio)}`);
+    return parts.join(' · ');
+  };
+
+  const columns: TableColumnsType<AlertRuleRow> = [
+    { title: t('fields.site'), dataIndex: 'platformName', width: 160, ellipsis: true },
+    {
+      title: t('fields.device'),
+      dataIndex: 'deviceName',
+      width: 190,
+      ...sortable('deviceName'),
+      render: (v: string, r) => (
+        <Flex vertical>
+          <Typography.Text strong ellipsis style={{ maxWidth: 180 }}>
+            {v}
+          </Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {r.deviceNumber}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    { title: t('fields.quantity'), dataIndex: 'showName', width: 150, ...sortable('quantity') },
+    { title: t('fields.level'), dataIndex: 'level', width: 130, ...sortable('level'), render: (l: number) => <LevelTag level={l} /> },
+    {
+      title: t('rules.fields.valueType'),
+      dataIndex: 'valueType',
+      width: 170,
+      ...sortable('valueType'),
+      render: (v: AlertValueType) => typeText(v),
+    },
+    { title: t('rules.fields.condition'), key: 'condition', width: 260, render: (_v, r) => condition(r) },
+    { title: t('rules.fields.group'), dataIndex: 'groupId', width: 140, ellipsis: true, render: groupName },
+    {
+      title: t('rules.fields.channels'),
+      dataIndex: 'channels',
+      width: 180,
+      render: (v: string[]) => (
+        <Flex gap={4} wrap>
+          {v.map((c) => (
+            <Tag key={c} style={{ marginInlineEnd: 0 }}>
+              {t(`channels.${c}`)}
+            </Tag>
+          ))}
+        </Flex>
+      ),
+    },
+    {
+      title: t('rules.fields.pushInterval'),
+      dataIndex: 'pushIntervalMinutes',
+      width: 110,
+      align: 'right',
+      render: (v: number) => (v > 0 ? t('rules.minutes', { count: v }) : t('rules.onceOnly')),
+    },
+    {
+      title: t('rules.fields.enabled'),
+      dataIndex: 'enabled',
+      width: 90,
+      render: (v: boolean, r) => (
+        <Switch
+          size="small"
+          checked={v}
+          loading={toggle.isPending && toggle.variables?.id === r.id}
+          aria-label={t('rules.fields.enabled')}
+          onChange={(on) => toggle.mutate({ id: r.id, enabled: on })}
+        />
+      ),
+    },
+    {
+      title: t('fields.actions'),
+      key: 'actions',
+      width: 140,
+      fixed: 'right',
+      render: (_v, r) => (
+        <Flex gap={0}>
+          <Button type="link" size="small" data-testid="rule-edit" onClick={() => setEditing(r)}>
+            {t('actions.edit')}
+          </Button>
+          <Popconfirm
+            title={t('rules.deleteConfirm', { device: r.deviceName, quantity: r.showName })}
+            description={t('rules.deleteHint')}
+            okText={t('actions.delete')}
+            okButtonProps={{ danger: true }}
+            cancelText={t('actions.cancel')}
+            onConfirm={() => remove.mutateAsync(r.id).catch(() => undefined)}
+          >
+            <Button type="link" size="small" danger>
+              {t('actions.delete')}
+            </Button>
+          </Popconfirm>
+        </Flex>
+      ),
+    },
+  ];
+
+  return (
+    <Flex vertical gap={16}>
+      {msgHolder}
+      <PageHeaderCard
+        icon={<SlidersOutlined />}
+        title={t('rules.title')}
+        description={t('rules.description')}
+        extra={
+          <Flex gap={8}>
+            <Tooltip title={t('actions.reload')}>
+              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
+            </Tooltip>
+            <Button type="primary" icon={<PlusOutlined />} data-testid="rule-add" onClick={() => setEditing(null)}>
+              {t('rules.add')}
+            </Button>
+          </Flex>
+        }
+      />
+      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
+        <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
+          <Select<number>
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ width: 200 }}
+            placeholder={t('filters.allSites')}
+            value={params.platformId}
+            options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
+            onChange={(v) => setFilter({ platformId: v ?? undefined })}
+          />
+          <Select<number>
+            allowClear
+            style={{ width: 150 }}
+            placeholder={t('filters.allLevels')}
+            value={params.level}
+            options={levelOptions}
+            onChange={(v) => setFilter({ level: v ?? undefined })}
+          />
+          <Select<AlertValueType>
+            allowClear
+            style={{ width: 210 }}
+            placeholder={t('filters.allTypes')}
+            value={params.valueType}
+            options={ALERT_VALUE_TYPES.map((v) => ({ value: v, label: typeText(v) }))}
+            onChange={(v) => setFilter({ valueType: v ?? undefined })}
+          />
+          <Select<string>
+            allowClear
+            style={{ width: 140 }}
+            placeholder={t('rules.filters.anyState')}
+            value={params.enabled === undefined ? undefined : params.enabled ? 'on' : 'off'}
+            options={[
+              { value: 'on', label: t('rules.filters.on') },
+              { value: 'off', label: t('rules.filters.off') },
+            ]}
+            onChange={(v) => setFilter({ enabled: v === undefined ? undefined : v === 'on' })}
+          />
+          <Input.Search
+            allowClear
+            style={{ width: 220 }}
+            placeholder={t('rules.filters.keyword')}
+            value={keywordInput}
+            onChange={(e) => setKeywordInput(e.target.value)}
+            onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+          />
+          <Button
+            onClick={() => {
+              setKeywordInput('');
+              setParams((p) => ({ pageNum: 1, pageSize: p.pageSize }));
+            }}
+          >
+            {t('filters.reset')}
+          </Button>
+        </Flex>
+        {list.isError ? (
+          <Alert type="error" showIcon style={{ marginBottom: 12 }} title={(list.error as Error).message} />
+        ) : null}
+        <div ref={tableTop}>
+          <Table<AlertRuleRow>
+            rowKey="id"
+            size="middle"
+            data-testid="rule-table"
+            columns={columns}
+            dataSource={list.data?.list ?? []}
+            loading={list.isFetching}
+            onChange={table.onChange}
+            scroll={{ x: 1740, y: scrollY }}
+            locale={{ emptyText: t('rules.empty') }}
+            pagination={{
+              current: params.pageNum,
+              pageSize: params.pageSize,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZES,
+              showTotal: (total) => t('rules.total', { count: total }),
+            }}
+          />
+        </div>
+      </Card>
+      <AlertValueDrawer
+        open={editing !== undefined}
+        rule={editing ?? null}
+        onClose={() => setEditing(undefined)}
+        onSaved={(added) => {
+          void msg.success(t(added ? 'rules.added' : 'rules.saved'));
+          setEditing(undefined);
+          void refresh();
+        }}
+      />
+    </Flex>
+  );
+}

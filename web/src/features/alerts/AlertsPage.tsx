@@ -1,0 +1,319 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { Dayjs } from 'dayjs';
+import { Alert, Badge, Button, Card, DatePicker, Flex, Input, Select, Table, Tooltip, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { AlertOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ALERT_LEVELS, ALERT_STATUSES, type AlertRow, type AlertStatus } from '@geosentry/contract';
+import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
+import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
+import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { useMonitorSites } from '../monitor/shared/sites.ts';
+import { ALERT_SORT_FIELDS, alertKeys, fetchAlertCounts, fetchAlerts, type AlertListParams } from './alertsApi.ts';
+import { LevelTag, StatusTag, fmtNum, fmtTime, levelHex } from './alertUi.tsx';
+import { AlertDetailDrawer } from './AlertDetailDrawer.tsx';
+import { useValueTypeText } from './valueTypes.ts';
+
+const DAY = 'YYYY-MM-DD';
+
+/**
+ * /alert/alert: the alerts of the caller's sites, newest first, with server paging, sorting and filters (level,
+ * status, site, time range, keyword). A row opens the detail drawer with the evidence, deliveries, history and the
+ * processing form; `?id=` (the pop-up's link) opens that alert directly.
+ */
+export default function AlertsPage() {
+  const { t } = useTranslation('alerts');
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useSearchParams();
+  const [tableTop, scrollY] = useTableScrollY();
+  const table = useServerTable<AlertListParams>({ pageNum: 1, pageSize: 20 }, ALERT_SORT_FIELDS);
+  const { params, setParams, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState('');
+  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const { sites, isLoading: sitesLoading } = useMonitorSites();
+  const typeText = useValueTypeText();
+
+  // The pop-up links here with ?id=<alertId>.
+  const linkedId = Number(search.get('id'));
+  useEffect(() => {
+    if (Number.isInteger(linkedId) && linkedId > 0) setOpenId(linkedId);
+  }, [linkedId]);
+  const close = () => {
+    setOpenId(null);
+    if (search.get('id')) {
+      const next = new URLSearchParams(search);
+      next.delete('id');
+      setSearch(next, { replace: true });
+    }
+  };
+
+  const list = useQuery({
+    queryKey: alertKeys.list(params),
+    queryFn: () => fetchAlerts(params),
+    placeholderData: keepPreviousData,
+    retry: retryUnlessCancelled,
+  });
+  const counts = useQuery({ queryKey: alertKeys.counts, queryFn: fetchAlertCounts, retry: false, staleTime: 10_000 });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: alertKeys.all });
+  const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
+
+  const columns: TableColumnsType<AlertRow> = [
+    {
+      title: t('fields.level'),
+      dataIndex: 'level',
+      width: 130,
+      ...sortable('level'),
+      render: (v: number) => <LevelTag level={v} />,
+    },
+    {
+      title: t('fields.site'),
+      dataIndex: 'platformName',
+      width: 170,
+      ellipsis: true,
+      ...sortable('platformName'),
+    },
+    {
+      title: t('fields.device'),
+      dataIndex: 'deviceName',
+      width: 200,
+      ...sortable('deviceName'),
+      render: (v: string, row) => (
+        <Flex vertical>
+          <Typography.Text strong ellipsis style={{ maxWidth: 190 }}>
+            {v}
+          </Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {row.deviceNumber}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      title: t('fields.quantity'),
+      dataIndex: 'showName',
+      key: 'showName',
+      width: 150,
+      ellipsis: true,
+      render: (v: string, row) => v || row.quantity || '-',
+    },
+    {
+      title: t('fields.value'),
+      key: 'value',
+      width: 130,
+      align: 'right',
+      render: (_v, row) => (
+        <Typography.Text strong style={{ color: levelHex(row.level) }} data-testid="alert-value">
+          {row.valueType === 'offline' ? t('types.offline') : fmtNum(row.metric ?? row.lastValue)}
+        </Typography.Text>
+      ),
+    },
+    {
+      title: t('fields.rule'),
+      key: 'rule',
+      width: 200,
+      render: (_v, row) =>
+        row.valueType === 'offline' ? (
+          t('types.offline')
+        ) : (
+          <Flex vertical>
+            <span>{typeText(row.valueType)}</span>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('list.threshold', { value: fmtNum(row.threshold) })}
+              {row.kind === 'multi' ? ` · ${t('kinds.multi')}` : ''}
+            </Typography.Text>
+          </Flex>
+        ),
+    },
+    { title: t('fields.firstAt'), dataIndex: 'firstAt', width: 170, ...sortable('firstAt'), render: fmtTime },
+    { title: t('fields.lastAt'), dataIndex: 'lastAt', width: 170, ...sortable('lastAt'), render: fmtTime },
+    {
+      title: t('fields.count'),
+      dataIndex: 'count',
+      width: 80,
+      align: 'right',
+      ...sortable('count'),
+    },
+    {
+      title: t('fields.status'),
+      dataIndex: 'status',
+      width: 130,
+      ...sortable('status'),
+      render: (v: AlertStatus) => <StatusTag status={v} />,
+    },
+    {
+      title: t('fields.actions'),
+      key: 'actions',
+      width: 110,
+      fixed: 'right',
+      render: (_v, row) => (
+        <Button
+          type="link"
+          size="small"
+          data-testid="alert-open"
+          onClick={(e) => {
+            e.stopPropagation();
+            setOpenId(row.id);
+          }}
+        >
+          {row.status === 'processed' ? t('actions.view') : t('actions.handle')}
+        </Button>
+      ),
+    },
+  ];
+
+  const c = counts.data;
+  return (
+    <Flex vertical gap={16}>
+      <PageHeaderCard
+        icon={<AlertOutlined />}
+        title={t('list.title')}
+        description={t('list.description')}
+        extra={
+          <Flex gap={16} align="center" wrap>
+            {c ? (
+              <Flex gap={12} align="center" data-testid="alert-open-counts" wrap>
+                <Typography.Text type="secondary">{t('list.open')}</Typography.Text>
+                {ALERT_LEVELS.map((l) => (
+                  <Tooltip key={l} title={t(`levels.${l}`)}>
+                    <Badge
+                      count={c.open[String(l) as '1'] ?? 0}
+                      showZero
+                      overflowCount={999}
+                      color={levelHex(l)}
+                      style={{ color: l === 2 ? '#3b2e00' : '#fff', fontWeight: 600 }}
+                    />
+                  </Tooltip>
+                ))}
+                <Typography.Text type="secondary">
+                  {t('list.untreatedCount', { count: c.untreated })}
+                </Typography.Text>
+              </Flex>
+            ) : null}
+            <Tooltip title={t('actions.reload')}>
+              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
+            </Tooltip>
+          </Flex>
+        }
+      />
+      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
+        <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
+          <Select<number>
+            data-testid="alert-filter-level"
+            allowClear
+            style={{ width: 150 }}
+            placeholder={t('filters.allLevels')}
+            value={params.level}
+            options={ALERT_LEVELS.map((l) => ({
+              value: l,
+              label: (
+                <Flex gap={6} align="center">
+                  <span style={{ width: 10, height: 10, borderRadius: 2, background: levelHex(l) }} />
+                  {t(`levels.${l}`)}
+                </Flex>
+              ),
+            }))}
+            onChange={(v) => setFilter({ level: v ?? undefined })}
+          />
+          <Select<AlertStatus>
+            data-testid="alert-filter-status"
+            allowClear
+            style={{ width: 160 }}
+            placeholder={t('filters.allStatuses')}
+            value={params.status}
+            options={ALERT_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+            onChange={(v) => setFilter({ status: v ?? undefined })}
+          />
+          <Select<number>
+            data-testid="alert-filter-site"
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ width: 200 }}
+            placeholder={t('filters.allSites')}
+            loading={sitesLoading}
+            value={params.platformId}
+            options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
+            onChange={(v) => setFilter({ platformId: v ?? undefined })}
+          />
+          <DatePicker.RangePicker
+            data-testid="alert-filter-range"
+            value={range}
+            format={DAY}
+            placeholder={[t('filters.from'), t('filters.to')]}
+            onChange={(v) => {
+              setRange(v);
+              setFilter({
+                startTime: v?.[0]?.startOf('day').toISOString(),
+                endTime: v?.[1]?.endOf('day').toISOString(),
+              });
+            }}
+          />
+          <Input.Search
+            allowClear
+            data-testid="alert-search"
+            style={{ width: 240 }}
+            placeholder={t('filters.keyword')}
+            value={keywordInput}
+            onChange={(e) => setKeywordInput(e.target.value)}
+            onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+          />
+          <Button
+            onClick={() => {
+              setRange(null);
+              setKeywordInput('');
+              setParams((p) => ({ pageNum: 1, pageSize: p.pageSize }));
+            }}
+          >
+            {t('filters.reset')}
+          </Button>
+        </Flex>
+        {list.isError ? (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 12 }}
+            title={t('list.loadFailed')}
+            description={(list.error as Error).message}
+            action={<Button onClick={() => void list.refetch()}>{t('actions.retry')}</Button>}
+          />
+        ) : null}
+        <div ref={tableTop}>
+          <Table<AlertRow>
+            rowKey="id"
+            size="middle"
+            data-testid="alert-table"
+            columns={columns}
+            dataSource={list.data?.list ?? []}
+            loading={list.isFetching}
+            onChange={table.onChange}
+            scroll={{ x: 1560, y: scrollY }}
+            locale={{ emptyText: list.isLoading ? t('list.loading') : t('list.empty') }}
+            onRow={(row) => ({
+              onClick: () => setOpenId(row.id),
+              style: { cursor: 'pointer', boxShadow: `inset 4px 0 0 ${levelHex(row.level)}` },
+              'data-alert-id': row.id,
+            })}
+            pagination={{
+              current: params.pageNum,
+              pageSize: params.pageSize,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZES,
+              showTotal: (total) => t('list.total', { count: total }),
+            }}
+          />
+        </div>
+      </Card>
+      <AlertDetailDrawer
+        id={openId}
+        onClose={close}
+        onChanged={() => {
+          void refresh();
+        }}
+      />
+    </Flex>
+  );
+}
