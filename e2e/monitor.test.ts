@@ -150,8 +150,11 @@ describe('monitor data screens in a real browser', () => {
     await server?.stop();
   });
 
-  it('shows a pushed reading live in realTimeData, then in historyData; every screen renders', async () => {
-    const page = await newPage(browser, 'en-US');
+  /** One page for the English walk through the screens (the tests below run in order). */
+  let page: Page;
+
+  it('shows a reading pushed by a logger live in realTimeData, without reload', async () => {
+    page = await newPage(browser, 'en-US');
     if (process.env.E2E_DEBUG) {
       page.on('pageerror', (e) => console.log('pageerror', e.message));
       page.on('console', (m) => m.type() === 'error' && console.log('console', m.text()));
@@ -175,7 +178,9 @@ describe('monitor data screens in a real browser', () => {
     await page.locator('[data-testid="rt-view"]').getByText('Charts').click();
     await page.locator(`[data-testid="rt-chart-${ids['RDG-D1']}"] canvas`).first().waitFor();
     await snap(page, 'monitor-realtime-charts-en');
+  }, 300_000);
 
+  it('shows the pushed reading in historyData (chart, statistics, table)', async () => {
     // ---- history: the pushed value is in the series (chart and table) ----
     await page.goto(`${server.url}/#/monitor/historyData?platformId=${siteId}&deviceId=${ids['RDG-W1']}`);
     await page.locator('[data-testid="history-chart"] canvas').first().waitFor();
@@ -188,7 +193,9 @@ describe('monitor data screens in a real browser', () => {
     await page.locator('[data-testid="monitor-aggregation"]').getByText('By hour').click();
     await expect.poll(() => page.locator('[data-testid="history-count"]').textContent(), slow).toMatch(/points/);
     await snap(page, 'monitor-history-hourly-en');
+  }, 300_000);
 
+  it('renders the overview, status, comparison, processing and forecast screens', async () => {
     // ---- cards and device status ----
     await page.goto(`${server.url}/#/monitor/realtimesxxy?platformId=${siteId}`);
     await expect
@@ -237,7 +244,9 @@ describe('monitor data screens in a real browser', () => {
     await snap(page, 'monitor-forecast-en');
     await page.locator('[data-testid="forecast-iv"]').scrollIntoViewIfNeeded();
     await snap(page, 'monitor-forecast-iv-en');
+  }, 300_000);
 
+  it('has no horizontal overflow at 1280x720', async () => {
     // ---- a smaller screen: no horizontal overflow ----
     await page.setViewportSize({ width: 1280, height: 720 });
     for (const path of ['realTimeData', 'historyData', 'forecast']) {
@@ -251,7 +260,7 @@ describe('monitor data screens in a real browser', () => {
     }
     await snap(page, 'monitor-forecast-1280');
     await page.context().close();
-  });
+  }, 300_000);
 
   it('shows the screens in Chinese and Korean', async () => {
     for (const [locale, lang, title] of [
@@ -273,5 +282,5 @@ describe('monitor data screens in a real browser', () => {
       await snap(page, `monitor-status-${lang}`);
       await page.context().close();
     }
-  });
+  }, 300_000);
 });

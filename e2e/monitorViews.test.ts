@@ -327,6 +327,32 @@ describe('monitor views in a real browser', () => {
     await expect.poll(() => page.locator('[data-testid="module-map-popup"]').textContent()).toContain('118.6');
     await noSidewaysOverflow(page);
     await snap(page, 'monitor-views-module-map-en');
+    // Edit mode: drag the displacement gauge (shown on the ring around the site) to its place; it is saved.
+    const ds = f.devices['QS-DS-01']!;
+    await page.locator('[data-testid="module-map-edit"]').click();
+    await page.keyboard.press('Escape');
+    const pin = (await page.locator(`[data-testid="module-map"] [data-device-id="${ds}"]`).boundingBox())!;
+    await page.mouse.move(pin.x + pin.width / 2, pin.y + pin.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(pin.x + pin.width / 2 - 120, pin.y + pin.height / 2 + 60, { steps: 10 });
+    await page.mouse.up();
+    const token = await page.evaluate(() => localStorage.getItem('token') ?? '');
+    const placed = async () =>
+      (
+        await api<{ deviceId: number; lon: number | null; lat: number | null }[]>(
+          server.url,
+          token,
+          'GET',
+          `${VIEW}/getPositions`,
+          { platformId: f.platformId },
+        )
+      ).find((p) => p.deviceId === ds);
+    await expect.poll(async () => (await placed())?.lon ?? null).not.toBeNull();
+    const p = (await placed())!;
+    expect(p.lon!).toBeGreaterThan(103.89);
+    expect(p.lon!).toBeLessThan(103.91);
+    expect(p.lat!).toBeLessThan(30.61);
+    await page.locator('[data-testid="module-map-edit"]').click();
     await page.locator('#module-map-type').click();
     await page
       .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')

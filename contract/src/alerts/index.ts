@@ -559,8 +559,8 @@ const alertFilters = {
   /** Device name or number, site name, quantity. */
   keyword: zOptText(100),
 };
-export const alertsByPlatformQuery = pageQuery(20).extend({ platformId: optInt(), ...alertFilters });
-export const alertsByDeviceQuery = pageQuery(20).extend({
+export const alertsByPlatformQuery = pageQuery().extend({ platformId: optInt(), ...alertFilters });
+export const alertsByDeviceQuery = pageQuery().extend({
   deviceName: zOptText(100),
   deviceId: optInt(),
   ...alertFilters,
@@ -664,6 +664,14 @@ export interface AlertSocketMessage {
   value: number | null;
   threshold: number | null;
   at: string;
+}
+
+/** Socket message when an alert's handling status changes (pre-process saved, processed). */
+export interface AlertStatusSocketMessage {
+  type: 'alertStatus';
+  alertId: number;
+  platformId: number;
+  status: AlertStatus;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { testApp, type TestApp } from '../../../test/harness.ts';
 import { seedDemo } from '../demo/demo.seed.ts';
 import { startDemoSimulator } from '../simulator/simulator.demo.ts';
@@ -19,6 +20,10 @@ describe('DEMO thresholds', () => {
       .select(['id', 'device_id', 'level', 'value', 'direction'])
       .execute();
     expect(rules.length).toBe(4 * DEMO_TARGETS.length);
+    // They name the demo contact group of the notifications feature.
+    const groups = await sql<{ id: number }>`select id from alert_groups`.execute(t.db.k);
+    const ruleGroups = await t.db.k.selectFrom('alert_rules').select('group_id').distinct().execute();
+    expect(ruleGroups.map((g) => g.group_id)).toEqual([groups.rows[0]!.id]);
     const sim = await startDemoSimulator(t.ctx, t.built.mqtt!.port!, { intervalMs: 60_000 });
     try {
       await sim!.backfilled;

@@ -134,6 +134,9 @@ export class AlertEngine {
 
   constructor(private readonly ctx: AppContext) {}
 
+  private readonly listenerFailed = (e: unknown): void =>
+    this.ctx.log.error({ err: e }, 'alert event listener failed (the alert is stored; its listener work is not)');
+
   /** Rules changed: reload before the next batch. */
   invalidate(): void {
     this.rulesByDevice = null;
@@ -167,6 +170,19 @@ export class AlertEngine {
   /** Resolves when everything queued so far is evaluated. */
   async idle(): Promise<void> {
     while (this.running || this.queue.length) await (this.running ?? this.kick());
+  }
+
+  /**
+   * Re-evaluates the readings received in the last `windowMs` (run at start): readings committed just before a
+   * stop, whose evaluation was lost, are evaluated now. Readings evaluated before add nothing (hits are keyed
+   * by rule and reading).
+   */
+  async catchUp(windowMs = 15 * 60_000): Promise<number> {
+    await this.load();
+    const ids = [...new Set([...this.rulesByDevice!.keys(), ...this.relationsByDevice.keys()])];
+    const rows = await repo.receivedSince(this.ctx.db, ids, new Date(Date.now() - windowMs));
+    if (rows.length) await this.onReadings(rows.map((r) => ({ ...r, platformId: null })));
+    return rows.length;
   }
 
   private kick(): Promise<void> {
@@ -525,7 +541,7 @@ export class AlertEngine {
             threshold: d.threshold,
             at: new Date(d.ts).toISOString(),
           };
-          await bus.emitTx(tx, ev);
+          await bus.emitTx(tx, ev, this.listenerFailed);
           events.push(ev);
         }
       }
@@ -666,7 +682,7 @@ export class AlertEngine {
           threshold: evidence.threshold,
           at: evidence.ts,
         };
-        await alertEvents(this.ctx).emitTx(tx, ev);
+        await alertEvents(this.ctx).emitTx(tx, ev, this.listenerFailed);
         events.push(ev);
       });
       this.announce(events, null, device.id);

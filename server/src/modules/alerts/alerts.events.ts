@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AlertEvent } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/schema.ts';
@@ -25,9 +25,22 @@ export class AlertEvents {
     this.after.push(fn);
   }
 
-  /** Called by the alerts service inside its transaction. */
-  async emitTx(tx: Kysely<Database>, event: AlertEvent): Promise<void> {
-    for (const fn of this.tx) await fn(tx, event);
+  /**
+   * Called by the alerts service inside its transaction. Each listener runs under a savepoint: a failing
+   * listener is rolled back alone (and reported to `onError`), so the alert itself is still stored.
+   */
+  async emitTx(tx: Kysely<Database>, event: AlertEvent, onError?: (e: unknown) => void): Promise<void> {
+    for (const fn of this.tx) {
+      await sql`savepoint alert_event_listener`.execute(tx);
+      try {
+        await fn(tx, event);
+        await sql`release savepoint alert_event_listener`.execute(tx);
+      } catch (e) {
+        await sql`rollback to savepoint alert_event_listener`.execute(tx);
+        if (!onError) throw e;
+        onError(e);
+      }
+    }
   }
 
   /** Called by the alerts service after commit. */

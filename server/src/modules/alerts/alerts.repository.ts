@@ -618,6 +618,24 @@ export async function readingsFor(
   return rows.rows.map((r) => ({ deviceId: r.device_id, ts: new Date(r.ts).getTime(), vals: json(r.vals) }));
 }
 
+/**
+ * Readings of the given devices received since a moment (the last days only, for partition pruning), oldest
+ * first per device: what a restart re-evaluates in case it stopped between a commit and its evaluation.
+ */
+export async function receivedSince(
+  db: Db,
+  deviceIds: readonly number[],
+  since: Date,
+): Promise<{ deviceId: number; ts: number; values: Record<string, number> }[]> {
+  if (!deviceIds.length) return [];
+  const rows = await sql<{ device_id: number; ts: Date; vals: unknown }>`
+    select device_id, ts, vals from readings
+    where ts > ${since.toISOString()}::timestamptz - interval '2 days' and received_at >= ${since.toISOString()}::timestamptz
+      and device_id = any(${[...deviceIds]}::int[])
+    order by device_id, ts limit 200000`.execute(db.k);
+  return rows.rows.map((r) => ({ deviceId: r.device_id, ts: new Date(r.ts).getTime(), values: json(r.vals) }));
+}
+
 /** The first stored value of each quantity of a device (from the daily rollups), the cumulative-change origin. */
 export async function firstValues(db: Db, deviceId: number): Promise<Record<string, number>> {
   const rows = await sql<{ quantity: string; first_v: number }>`

@@ -26,6 +26,7 @@ import {
   type AlertRuleRow,
   type AlertRuleTestResult,
   type AlertStatus,
+  type AlertStatusSocketMessage,
   type AlertValueType,
   type FalseAlarmType,
   type Language,
@@ -683,7 +684,13 @@ export class AlertsService {
       return { a, change };
     });
     const hub = this.ctx.hub;
-    hub.publish(out.a.platformId, { type: 'alertStatus', alertId: out.a.id, platformId: out.a.platformId, status });
+    const msg: AlertStatusSocketMessage = {
+      type: 'alertStatus',
+      alertId: out.a.id,
+      platformId: out.a.platformId,
+      status,
+    };
+    hub.publish(out.a.platformId, msg);
     if (out.change?.platformId != null)
       hub.publish(out.change.platformId, {
         type: 'deviceState',

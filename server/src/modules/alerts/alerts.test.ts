@@ -15,6 +15,7 @@ import type {
 import { buildPlatform, testApp, type TestApp } from '../../../test/harness.ts';
 import { addDevice, addTerminal, deviceBody, roleWith, userToken } from '../devices/testkit.ts';
 import { gif, pdf, upload } from '../files/files.testkit.ts';
+import { writeBatch } from '../ingest/ingest.repository.ts';
 import { alertEvents } from './alerts.events.ts';
 import { alertEngineOf } from './alerts.routes.ts';
 
@@ -33,6 +34,7 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
   const dev: Record<string, number> = {};
   const events: AlertEvent[] = [];
   const txEvents: AlertEvent[] = [];
+  let failTx = false;
   /** Readings go back from here, one minute apart per call, so every reading is new. */
   let clock = Date.now() - 6 * 3600_000;
 
@@ -122,6 +124,14 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
     await add(siteA, termA.terminalId, 'prop', 3);
     alertEvents(t.ctx).onEvent((e) => void events.push(e));
     alertEvents(t.ctx).onEventTx(async (tx, e) => {
+      if (failTx) {
+        // Work done before the failure must not survive (the listener runs under a savepoint).
+        await tx
+          .insertInto('alert_criteria')
+          .values({ name: 'from a failing listener', type: 'x', description: null })
+          .execute();
+        throw new Error('listener down');
+      }
       // A listener inside the alert's transaction sees the alert row already written.
       const row = await tx.selectFrom('alerts').select('id').where('id', '=', e.alertId).executeTakeFirst();
       expect(row?.id).toBe(e.alertId);
@@ -283,6 +293,43 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
     expect(wl2.find((a) => a.valueType === 'currentChange')).toMatchObject({ level: 1, metric: -3.5, count: 1 });
     // 61: rate 1 (from 60) and 61 >= 58 -> fires once
     expect(wl2.find((a) => a.valueType === 'thresholdRate')).toMatchObject({ level: 2, lastValue: 61, count: 1 });
+  });
+
+  it('after a stop between commit and evaluation, the catch-up at start evaluates the readings once', async () => {
+    const before = await count('alerts');
+    const threshold = async () => (await alertsOf(dev.wl2!)).find((a) => a.valueType === 'threshold')!;
+    // Stored without the listener (as if the process stopped right after the commit).
+    const ts = (clock += MIN);
+    await writeBatch(t.db, [{ deviceId: dev.wl2!, ts, values: { waterLevel: 70 } }]);
+    expect((await threshold()).count).toBe(4);
+    const engine = alertEngineOf(t.ctx)!;
+    expect(await engine.catchUp()).toBeGreaterThanOrEqual(1);
+    await engine.idle();
+    expect(await threshold()).toMatchObject({ count: 5, lastValue: 70 });
+    await engine.catchUp();
+    await engine.idle();
+    expect((await threshold()).count).toBe(5);
+    expect(await count('alerts')).toBe(before);
+  });
+
+  it('a failing in-transaction listener (e.g. the notification outbox) never costs the alert', async () => {
+    await addRule(rule(dev.rain!, { quantity: 'rainfall', level: 1, value: 30 }));
+    failTx = true;
+    try {
+      await send(termA, 'DEV-rain', [{ rainfall: 31 }]);
+    } finally {
+      failTx = false;
+    }
+    const raised = (await alertsOf(dev.rain!)).find((a) => a.valueType === 'threshold');
+    expect(raised).toMatchObject({ level: 1, lastValue: 31 });
+    expect(txEvents.some((e) => e.alertId === raised!.id)).toBe(false);
+    expect(events.some((e) => e.alertId === raised!.id && e.kind === 'raised')).toBe(true);
+    const leaked = await t.db.k
+      .selectFrom('alert_criteria')
+      .select('id')
+      .where('name', '=', 'from a failing listener')
+      .execute();
+    expect(leaked).toHaveLength(0);
   });
 
   it('multi-device rule: orange and red need two sensors to agree', async () => {

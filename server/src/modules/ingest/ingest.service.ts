@@ -33,6 +33,8 @@ export interface DeviceStateChange {
 export type DeviceStateListener = (changes: DeviceStateChange[]) => void | Promise<void>;
 
 const CACHE_MS = 5_000;
+/** How long a cached device may still be used while its refresh runs (the database is slow or down). */
+const STALE_MS = 30_000;
 
 class TokenBucket {
   tokens: number;
@@ -65,6 +67,7 @@ class TokenBucket {
 export class IngestService {
   readonly writer: ReadingWriter;
   private devices = new Map<string, { at: number; dev: repo.DeviceRecord | undefined }>();
+  private loading = new Map<string, Promise<repo.DeviceRecord | undefined>>();
   private terminals = new Map<string, { at: number; id: TerminalIdentity | null }>();
   private buckets = new Map<number, TokenBucket>();
   private rejected = new Map<RejectReason, number>();
@@ -136,14 +139,33 @@ export class IngestService {
     return id;
   }
 
-  private async device(number: string): Promise<repo.DeviceRecord | undefined> {
+  /**
+   * The device of a number, cached for CACHE_MS. When the entry is older, one refresh runs for all
+   * readings of that device (no query per reading), and a known device keeps flowing on the cached
+   * record while it runs. Answers synchronously on a hit (no promise per reading).
+   */
+  private device(number: string): repo.DeviceRecord | undefined | Promise<repo.DeviceRecord | undefined> {
     const hit = this.devices.get(number);
-    if (hit && Date.now() - hit.at < CACHE_MS) return hit.dev;
-    const dev = await repo.deviceByNumber(this.ctx.db, number);
-    if (this.devices.size > 100_000) this.devices.clear();
-    this.devices.set(number, { at: Date.now(), dev });
-    if (dev) this.platformOfDevice.set(dev.id, dev.platformId);
-    return dev;
+    const now = Date.now();
+    if (hit && now - hit.at < CACHE_MS) return hit.dev;
+    let p = this.loading.get(number);
+    if (!p) {
+      p = repo
+        .deviceByNumber(this.ctx.db, number)
+        .then((dev) => {
+          if (this.devices.size > 100_000) this.devices.clear();
+          this.devices.set(number, { at: Date.now(), dev });
+          if (dev) this.platformOfDevice.set(dev.id, dev.platformId);
+          return dev;
+        })
+        .finally(() => this.loading.delete(number));
+      this.loading.set(number, p);
+    }
+    if (hit?.dev && now - hit.at < STALE_MS) {
+      p.catch(() => undefined);
+      return hit.dev;
+    }
+    return p;
   }
 
   reject(reason: RejectReason, detail: string, source: string): IngestOutcome {
@@ -183,7 +205,8 @@ export class IngestService {
         // A device of another terminal and an unknown device get the same answer.
         return this.reject('notYourDevice', `device ${number}`, opts.source);
       }
-      const dev = await this.device(number);
+      const found = this.device(number);
+      const dev = found instanceof Promise ? await found : found;
       if (!dev || dev.platformId === null) return this.reject('unknownDevice', `device ${number}`, opts.source);
       const allowed = quantitiesOf(dev.moduleId);
       for (const k of Object.keys(r.values))

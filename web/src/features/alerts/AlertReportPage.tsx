@@ -1,1 +1,263 @@
-export default function Stub() { return null; }
+import { useMemo, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import dayjs, { type Dayjs } from 'dayjs';
+import { Alert, Button, Card, Col, DatePicker, Empty, Flex, Progress, Row, Segmented, Select, Statistic, Table, message } from 'antd';
+import { BarChartOutlined, DownloadOutlined } from '@ant-design/icons';
+import { ALERT_LEVELS, ALERT_REPORT_PERIODS, type AlertReport, type AlertReportPeriod } from '@geosentry/contract';
+import { EChart, type EChartOption } from '../../shared/charts/EChart.tsx';
+import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
+import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { useMonitorSites } from '../monitor/shared/sites.ts';
+import { alertKeys, downloadReport, fetchReport, type ReportParams } from './alertsApi.ts';
+import { levelHex } from './alertUi.tsx';
+import { useValueTypeText } from './valueTypes.ts';
+
+const DAY = 'YYYY-MM-DD';
+type Levels = Record<'1' | '2' | '3' | '4', number>;
+
+/** Stacked bars by level (one series per level, in the level colours). */
+function stacked(categories: string[], rows: Levels[], name: (l: number) => string): EChartOption {
+  return {
+    animation: false,
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    legend: { top: 0 },
+    grid: { left: 48, right: 16, top: 36, bottom: 48 },
+    xAxis: { type: 'category', data: categories, axisLabel: { hideOverlap: true } },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: ALERT_LEVELS.map((l) => ({
+      type: 'bar',
+      stack: 'levels',
+      name: name(l),
+      itemStyle: { color: levelHex(l) },
+      data: rows.map((r) => r[String(l) as '1'] ?? 0),
+    })),
+  };
+}
+
+/**
+ * /alert/alertReport: alert counts by level, site, type, status and period over a chosen range (charts and a table),
+ * and the xlsx export of the report and its alerts with download progress.
+ */
+export default function AlertReportPage() {
+  const { t } = useTranslation('alerts');
+  const [msg, msgHolder] = message.useMessage();
+  const { sites } = useMonitorSites();
+  const typeText = useValueTypeText();
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day').startOf('day'), dayjs()]);
+  const [platformId, setPlatformId] = useState<number | undefined>();
+  const [period, setPeriod] = useState<AlertReportPeriod>('day');
+  const [progress, setProgress] = useState<number | null>(null);
+  const params: ReportParams = {
+    platformId,
+    period,
+    startTime: range[0].startOf('day').toISOString(),
+    endTime: range[1].endOf('day').toISOString(),
+  };
+  const q = useQuery({
+    queryKey: alertKeys.report(params),
+    queryFn: () => fetchReport(params),
+    placeholderData: keepPreviousData,
+    retry: retryUnlessCancelled,
+  });
+  const r: AlertReport | undefined = q.data;
+  const levelName = (l: number) => t(`levels.${l}`);
+
+  const levelPie = useMemo<EChartOption | null>(
+    () =>
+      r
+        ? {
+            animation: false,
+            tooltip: { trigger: 'item' },
+            legend: { bottom: 0 },
+            series: [
+              {
+                type: 'pie',
+                radius: ['40%', '68%'],
+                center: ['50%', '45%'],
+                label: { formatter: '{b}: {c}' },
+                data: r.byLevel.map((x) => ({ name: levelName(x.level), value: x.count, itemStyle: { color: levelHex(x.level) } })),
+              },
+            ],
+          }
+        : null,
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [r, t],
+  );
+  const typePie = useMemo<EChartOption | null>(
+    () =>
+      r
+        ? {
+            animation: false,
+            tooltip: { trigger: 'item' },
+            legend: { bottom: 0, type: 'scroll' },
+            series: [
+              {
+                type: 'pie',
+                radius: ['40%', '68%'],
+                center: ['50%', '45%'],
+                label: { formatter: '{b}: {c}' },
+                data: r.byType.map((x) => ({ name: typeText(x.valueType), value: x.count })),
+              },
+            ],
+          }
+        : null,
+    [r, typeText],
+  );
+  const periodBars = useMemo(
+    () => (r ? stacked(r.byPeriod.map((p) => p.period), r.byPeriod.map((p) => p.levels), levelName) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [r, t],
+  );
+  const siteBars = useMemo(
+    () => (r ? stacked(r.byPlatform.map((p) => p.name), r.byPlatform.map((p) => p.levels), levelName) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [r, t],
+  );
+
+  const exportXlsx = async () => {
+    setProgress(0);
+    try {
+      await downloadReport(params, (p) => setProgress(p));
+      void msg.success(t('report.exported'));
+    } catch (e) {
+      void msg.error((e as Error).message || t('report.exportFailed'));
+    } finally {
+      setTimeout(() => setProgress(null), 800);
+    }
+  };
+
+  const empty = r && r.total === 0;
+  return (
+    <Flex vertical gap={16}>
+      {msgHolder}
+      <PageHeaderCard
+        icon={<BarChartOutlined />}
+        title={t('report.title')}
+        description={t('report.description')}
+        extra={
+          <Flex gap={8} align="center">
+            {progress !== null ? (
+              <Progress
+                data-testid="report-progress"
+                type="circle"
+                size={32}
+                percent={progress < 0 ? 50 : progress}
+                status={progress < 0 ? 'active' : undefined}
+              />
+            ) : null}
+            <Button
+              type="primary"
+              icon={<DownloadOutlined />}
+              loading={progress !== null}
+              data-testid="report-export"
+              onClick={() => void exportXlsx()}
+            >
+              {t('report.export')}
+            </Button>
+          </Flex>
+        }
+      />
+      <Card variant="borderless">
+        <Flex gap={12} wrap align="center">
+          <Select<number>
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ width: 200 }}
+            placeholder={t('filters.allSites')}
+            value={platformId}
+            options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
+            onChange={(v) => setPlatformId(v ?? undefined)}
+          />
+          <DatePicker.RangePicker
+            value={range}
+            format={DAY}
+            allowClear={false}
+            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+          />
+          <Segmented<AlertReportPeriod>
+            value={period}
+            onChange={setPeriod}
+            options={ALERT_REPORT_PERIODS.map((p) => ({ value: p, label: t(`report.periods.${p}`) }))}
+          />
+        </Flex>
+      </Card>
+      {q.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title={t('report.loadFailed')}
+          description={(q.error as Error).message}
+          action={<Button onClick={() => void q.refetch()}>{t('actions.retry')}</Button>}
+        />
+      ) : null}
+      <Row gutter={[16, 16]}>
+        <Col xs={12} md={4}>
+          <Card variant="borderless" loading={q.isLoading}>
+            <Statistic title={t('report.total')} value={r?.total ?? 0} data-testid="report-total" />
+          </Card>
+        </Col>
+        {ALERT_LEVELS.map((l) => (
+          <Col xs={12} md={5} key={l}>
+            <Card variant="borderless" loading={q.isLoading} style={{ borderTop: `4px solid ${levelHex(l)}` }}>
+              <Statistic
+                title={levelName(l)}
+                value={r?.byLevel.find((x) => x.level === l)?.count ?? 0}
+                styles={{ content: { color: levelHex(l) } }}
+              />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      {empty ? (
+        <Card variant="borderless">
+          <Empty description={t('report.empty')} />
+        </Card>
+      ) : (
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={8}>
+            <Card variant="borderless" title={t('report.byLevel')}>
+              {levelPie ? <EChart option={levelPie} height={280} notMerge data-testid="report-level-chart" /> : null}
+            </Card>
+          </Col>
+          <Col xs={24} lg={16}>
+            <Card variant="borderless" title={t('report.byPeriod')}>
+              {periodBars ? <EChart option={periodBars} height={280} notMerge data-testid="report-period-chart" /> : null}
+            </Card>
+          </Col>
+          <Col xs={24} lg={16}>
+            <Card variant="borderless" title={t('report.bySite')}>
+              {siteBars ? <EChart option={siteBars} height={280} notMerge data-testid="report-site-chart" /> : null}
+            </Card>
+          </Col>
+          <Col xs={24} lg={8}>
+            <Card variant="borderless" title={t('report.byType')}>
+              {typePie ? <EChart option={typePie} height={280} notMerge data-testid="report-type-chart" /> : null}
+            </Card>
+          </Col>
+          <Col xs={24}>
+            <Card variant="borderless" title={t('report.siteTable')}>
+              <Table
+                size="small"
+                rowKey="platformId"
+                pagination={false}
+                dataSource={r?.byPlatform ?? []}
+                columns={[
+                  { title: t('fields.site'), dataIndex: 'name' },
+                  ...ALERT_LEVELS.map((l) => ({
+                    title: levelName(l),
+                    key: `l${l}`,
+                    align: 'right' as const,
+                    render: (_v: unknown, row: { levels: Levels }) => row.levels[String(l) as '1'] ?? 0,
+                  })),
+                  { title: t('report.total'), dataIndex: 'count', align: 'right' as const },
+                ]}
+              />
+            </Card>
+          </Col>
+        </Row>
+      )}
+    </Flex>
+  );
+}

@@ -113,7 +113,12 @@ export default function ModuleMapPage() {
         title: o.name,
         zIndexOffset: -100,
       })
-        .bindTooltip(esc(o.name), { direction: 'top', offset: [0, -10] })
+        .bindTooltip(`<b>${esc(o.name)}</b>`, {
+          direction: 'top',
+          offset: [0, -12],
+          permanent: true,
+          className: 'gs-map-label',
+        })
         .addTo(layer);
       points.push(L.latLng(center));
     }

@@ -96,7 +96,7 @@ function DamDrawing({ v }: { v: ReservoirSectionView }) {
         );
       })}
       {g.elevOf ? (
-        <text x={16} y={PAD.t - 12} fontSize={12} fill="#6b7785">
+        <text x={16} y={22} fontSize={12} fill="#6b7785">
           {t('reservoir.elevationAxis')}
         </text>
       ) : null}
