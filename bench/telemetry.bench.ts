@@ -23,7 +23,7 @@ import { sql } from 'kysely';
 import { readingTopic } from '@geosentry/contract';
 import { loadConfig } from '../server/src/config.ts';
 import { buildApp } from '../server/src/app.ts';
-import { openDb, type Db } from '../server/src/platform/db/db.ts';
+import type { Db } from '../server/src/platform/db/db.ts';
 import { ensurePartition } from '../server/src/modules/ingest/ingest.repository.ts';
 import type { ReadingRow } from '../server/src/modules/ingest/ingest.repository.ts';
 import { bucketSeries } from '../server/src/modules/moduleData/moduleData.repository.ts';
@@ -43,7 +43,7 @@ const cfg = {
   devicesPerTerminal: num('BENCH_DEVICES_PER_TERMINAL', 10),
   inflight: num('BENCH_INFLIGHT', 100),
   httpSeconds: num('BENCH_HTTP_SECONDS', 10),
-  httpClients: num('BENCH_HTTP_CLIENTS', 8),
+  httpClients: num('BENCH_HTTP_CLIENTS', 32),
   embedReadings: num('BENCH_EMBED_READINGS', 200_000),
   historyRows: num('BENCH_HISTORY_ROWS', 10_000_000),
   historyDevices: num('BENCH_HISTORY_DEVICES', 20),
@@ -90,7 +90,9 @@ async function createDb(tag: string): Promise<{ url: string; drop(): Promise<voi
 // Its acks go out on receipt (mqtt.js default), before the COPY: a weaker guarantee than ours.
 async function peerSubscriber(): Promise<void> {
   const pool = new pg.Pool({ connectionString: process.env.PEER_DB_URL, max: 2 });
-  await pool.query('create table if not exists peer_readings (device text not null, ts timestamptz not null, vals jsonb not null)');
+  await pool.query(
+    'create table if not exists peer_readings (device text not null, ts timestamptz not null, vals jsonb not null)',
+  );
   const lat: number[] = [];
   let count = 0;
   let lastCommit = 0;
@@ -106,7 +108,10 @@ async function peerSubscriber(): Promise<void> {
     sentOf = [];
     const c = await pool.connect();
     try {
-      await pipeline(Readable.from([lines.join('')]), c.query(copyFrom('copy peer_readings (device, ts, vals) from stdin')));
+      await pipeline(
+        Readable.from([lines.join('')]),
+        c.query(copyFrom('copy peer_readings (device, ts, vals) from stdin')),
+      );
     } finally {
       c.release();
     }
@@ -355,7 +360,10 @@ async function serverBenches(): Promise<void> {
           last = rep.count;
         }
         peerAcked += peer.acked;
-        rounds.push({ ours: o, peer: { rate: rep.count / ((rep.lastCommit - peer.firstSent) / 1000), p99: rep.p99, p50: rep.p50 } });
+        rounds.push({
+          ours: o,
+          peer: { rate: rep.count / ((rep.lastCommit - peer.firstSent) / 1000), p99: rep.p99, p50: rep.p50 },
+        });
         console.log(
           `  round ${round + 1}: ours ${fmt(o.rate)}/s p99 ${fmt(o.p99)} ms; peer ${fmt(rounds.at(-1)!.peer.rate)}/s (acked ${peer.acked}, stored ${rep.count})`,
         );
@@ -488,7 +496,11 @@ async function appOn(databaseUrl: string | null): Promise<{
 }
 
 /** Submits `total` readings through the writer, 100 per submission, 8 submissions at a time (as HTTP clients do). */
-async function writerLoad(built: Awaited<ReturnType<typeof buildApp>>, deviceIds: number[], total: number): Promise<number> {
+async function writerLoad(
+  built: Awaited<ReturnType<typeof buildApp>>,
+  deviceIds: number[],
+  total: number,
+): Promise<number> {
   const base = Date.now() - 30 * 86400_000;
   let made = 0;
   const t = performance.now();
@@ -642,7 +654,9 @@ async function historyBench(): Promise<void> {
         const t = performance.now();
         await sql`select date_trunc(${unit}, ts at time zone 'UTC') as b, count(*), avg(v), min(v), max(v)
           from (select ts, (vals->>'rainfall')::float8 as v from readings where device_id = ${dev}
-                and ts >= ${fromIso}::timestamptz and ts < ${toIso}::timestamptz) r group by 1 order by 1`.execute(db.k);
+                and ts >= ${fromIso}::timestamptz and ts < ${toIso}::timestamptz) r group by 1 order by 1`.execute(
+          db.k,
+        );
         peer.push(performance.now() - t);
       }
       const o = pct(ours, 0.95);

@@ -201,9 +201,9 @@ describe('alerts in a real browser', () => {
     await page.locator('#alert-suggestion').fill('Lower the reservoir by 0.5 m and read P7 every 30 minutes.');
     await page.locator('[data-testid="alert-save"]').click();
     await expect.poll(() => drawer.getAttribute('data-status'), slow).toBe('preProcess');
-    await expect.poll(() => row.locator('[data-testid="alert-status"]').getAttribute('data-status'), slow).toBe(
-      'preProcess',
-    );
+    await expect
+      .poll(() => row.locator('[data-testid="alert-status"]').getAttribute('data-status'), slow)
+      .toBe('preProcess');
     await page.locator('.ant-drawer-close').click();
     await drawer.waitFor({ state: 'detached' });
 
@@ -230,25 +230,28 @@ describe('alerts in a real browser', () => {
     await snap(page, 'alerts-deliveries-en');
     await page.locator('.ant-drawer-close').click();
 
-    // The record is locked on the server too: processing it again is refused.
-    const again = await raw(server.url, token, 'POST', '/api/v2/data/alert/processAlert', {
+    // The record is locked on the server too: processing it again is refused. (The browser's login ended the
+    // script's session, so these calls use the browser's token.)
+    const browserToken = (await page.evaluate(() => localStorage.getItem('token')))!;
+    const again = await raw<unknown>(server.url, browserToken, 'POST', '/api/v2/data/alert/processAlert', {
       id: alertId,
       processed: 0,
       suggestion: 'changed',
     });
     expect(again.status).not.toBe(0);
+    expect(again.info).toMatch(/processed/i);
     const detail = await api<{ status: string; suggestion: string | null }>(
       server.url,
-      token,
+      browserToken,
       'GET',
       '/api/v2/data/alert/getDetail',
       { id: alertId },
     );
     expect(detail.status).toBe('processed');
     expect(detail.suggestion).toContain('Lowered the reservoir');
-    await expect.poll(() => row.locator('[data-testid="alert-status"]').getAttribute('data-status'), slow).toBe(
-      'processed',
-    );
+    await expect
+      .poll(() => row.locator('[data-testid="alert-status"]').getAttribute('data-status'), slow)
+      .toBe('processed');
     await snap(page, 'alerts-list-en');
 
     // ---- an escalation to red pops up again (same alert, higher level) ----

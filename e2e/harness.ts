@@ -127,16 +127,20 @@ export async function loginAs(page: Page, url: string, account: string, password
   const deadline = Date.now() + 90_000;
   let retries = 0;
   let lastNotice = '';
+  // Every probe has a short timeout: the page may navigate away between two of them, and a probe that waits
+  // for an element of the login page would then wait for the default 60 s.
+  const quick = { timeout: 1000 };
   while (Date.now() < deadline) {
     if (/#\/home/.test(page.url())) return;
     if (await confirm.isVisible().catch(() => false)) {
-      await confirm.click().catch(() => undefined);
+      await confirm.click(quick).catch(() => undefined);
     } else if (await notice.isVisible().catch(() => false)) {
-      lastNotice = (await notice.textContent().catch(() => '')) ?? '';
-      if (retries < 2 && (await submit.isEnabled().catch(() => false))) {
+      lastNotice = (await notice.textContent(quick).catch(() => '')) ?? '';
+      if (retries < 2 && (await submit.isEnabled(quick).catch(() => false))) {
         retries++;
-        if (!(await page.locator('#password').inputValue())) await page.locator('#password').fill(password);
-        await submit.click().catch(() => undefined);
+        const pw = await page.locator('#password').inputValue(quick).catch(() => 'x');
+        if (!pw) await page.locator('#password').fill(password, quick).catch(() => undefined);
+        await submit.click(quick).catch(() => undefined);
       }
     }
     await page.waitForTimeout(250);

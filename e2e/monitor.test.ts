@@ -217,7 +217,20 @@ describe('monitor data screens in a real browser', () => {
       await page
         .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-active')
         .filter({ hasText: name })
-        .waitFor();
+        .waitFor({ timeout: 10_000 })
+        .catch(async (e: unknown) => {
+          await shot(page, 'monitor-compare-debug');
+          console.log(
+            await page
+              .locator('[data-testid="monitor-comparison"]')
+              .innerHTML()
+              .catch(() => ''),
+          );
+          console.log(
+            await page.locator('.ant-select-dropdown').evaluateAll((els) => els.map((e) => e.outerHTML.slice(0, 3000))),
+          );
+          throw e;
+        });
       await page.keyboard.press('Enter');
     }
     await page.locator('.ant-message').getByText('The comparison needs exactly 2 devices').waitFor();

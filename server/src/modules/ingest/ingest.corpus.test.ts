@@ -48,7 +48,8 @@ describe('MQTT ingest: malformed corpus', () => {
     const now = Date.now();
     const reading = (values: unknown, ts: unknown = now): string => JSON.stringify({ ts, values });
     const deep = (n: number): string => '['.repeat(n) + ']'.repeat(n);
-    const deepValue = (n: number): string => `{"ts":${now},"values":{"rainfall":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}}`;
+    const deepValue = (n: number): string =>
+      `{"ts":${now},"values":{"rainfall":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}}`;
     const garbage = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256));
     const corpus: [name: string, payload: string | Buffer, reason: string][] = [
       ['bad JSON', '{"ts": 1, "values"', 'badJson'],
@@ -93,7 +94,11 @@ describe('MQTT ingest: malformed corpus', () => {
         ) + ']',
         'badJson',
       ],
-      ['too many quantities', reading(Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`q${i}`, i]))), 'tooMany'],
+      [
+        'too many quantities',
+        reading(Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`q${i}`, i]))),
+        'tooMany',
+      ],
       [
         'a good reading mixed with a bad one',
         JSON.stringify([
@@ -106,8 +111,9 @@ describe('MQTT ingest: malformed corpus', () => {
     const expected = new Map<string, number>();
     for (const [, , reason] of corpus) expected.set(reason, (expected.get(reason) ?? 0) + 1);
     const before = await count();
-    const statsBefore = (await t.api<{ rejected: Record<string, number> }>('GET', '/api/v2/ingest/stats', { token: admin }))
-      .data.rejected;
+    const statsBefore = (
+      await t.api<{ rejected: Record<string, number> }>('GET', '/api/v2/ingest/stats', { token: admin })
+    ).data.rejected;
 
     for (const [name, payload] of corpus) {
       // QoS 1: the PUBACK comes once the payload was judged; the connection stays open.
@@ -116,7 +122,8 @@ describe('MQTT ingest: malformed corpus', () => {
     }
 
     const stats = await t.api<{ rejected: Record<string, number> }>('GET', '/api/v2/ingest/stats', { token: admin });
-    for (const [reason, n] of expected) expect(stats.data.rejected[reason] ?? 0, reason).toBe((statsBefore[reason] ?? 0) + n);
+    for (const [reason, n] of expected)
+      expect(stats.data.rejected[reason] ?? 0, reason).toBe((statsBefore[reason] ?? 0) + n);
     expect(await count()).toBe(before);
 
     // The counters reach the table (the service flushes every 10 s; flush now instead of waiting).

@@ -197,20 +197,23 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('MQTT ingest survives SIGKIL
 
   it('stores every acknowledged reading exactly once across three kills', { timeout: 90_000 }, async () => {
     const r = await scenario({});
-    console.info('crash test (safe):', JSON.stringify(r));
-    expect(r.kills).toBe(3);
-    expect(r.acked).toBe(TOTAL);
-    expect(r.ackedNotStored).toBe(0);
-    expect(r.duplicates).toBe(0);
-    expect(r.stored).toBe(TOTAL);
+    const what = JSON.stringify(r);
+    expect(r.kills, what).toBe(3);
+    expect(r.acked, what).toBe(TOTAL);
+    expect(r.ackedNotStored, what).toBe(0);
+    expect(r.duplicates, what).toBe(0);
+    expect(r.stored, what).toBe(TOTAL);
   });
 
-  it('detects the loss when the broker acknowledges before the commit (fault injection)', { timeout: 90_000 }, async () => {
-    const r = await scenario({ INGEST_UNSAFE_ACK_FIRST: '1' });
-    console.info('crash test (ack first):', JSON.stringify(r));
-    expect(r.kills).toBeGreaterThanOrEqual(1);
-    expect(r.acked).toBe(TOTAL);
-    expect(r.ackedNotStored).toBeGreaterThan(0);
-    expect(r.duplicates).toBe(0);
-  });
+  it(
+    'detects the loss when the broker acknowledges before the commit (fault injection)',
+    { timeout: 90_000 },
+    async () => {
+      const r = await scenario({ INGEST_UNSAFE_ACK_FIRST: '1' });
+      expect(r.kills).toBeGreaterThanOrEqual(1);
+      expect(r.acked).toBe(TOTAL);
+      expect(r.ackedNotStored).toBeGreaterThan(0);
+      expect(r.duplicates).toBe(0);
+    },
+  );
 });

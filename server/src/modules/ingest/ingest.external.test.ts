@@ -52,9 +52,7 @@ describe.skipIf(!haveBroker)('MQTT ingest through an external broker (Mosquitto)
     const site = await buildPlatform(t, { type: 'disaster', name: 'External broker' });
     const term = await addTerminal(t, admin, site, `EXT-${run}`);
     for (const n of numbers)
-      ids.push(
-        await addDevice(t, admin, deviceBody(site, term.terminalId, n.slice(4), { number: n, moduleId: 2 })),
-      );
+      ids.push(await addDevice(t, admin, deviceBody(site, term.terminalId, n.slice(4), { number: n, moduleId: 2 })));
     // On Mosquitto the broker authenticates terminals; this one allows anonymous clients.
     publisher = await mqtt.connectAsync(BROKER, { clientId: `${prefix}-logger`, reconnectPeriod: 0 });
   });

@@ -76,7 +76,13 @@ export default function ContactsPage() {
       ...sortable('language'),
       render: (v: Language) => t(`languages.${v}`),
     },
-    { title: t('contacts.groups'), dataIndex: 'groupIds', width: 90, align: 'right', render: (v: number[]) => v.length },
+    {
+      title: t('contacts.groups'),
+      dataIndex: 'groupIds',
+      width: 90,
+      align: 'right',
+      render: (v: number[]) => v.length,
+    },
     { title: t('common.createdAt'), dataIndex: 'createdAt', width: 170, ...sortable('createdAt'), render: fmtTime },
     {
       title: t('common.actions'),
@@ -138,7 +144,9 @@ export default function ContactsPage() {
             onChange={(v) => setFilter({ language: v ?? undefined })}
           />
         </Flex>
-        {list.isError ? <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} /> : null}
+        {list.isError ? (
+          <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} />
+        ) : null}
         <div ref={tableTop}>
           <Table<AlertContactRow>
             rowKey="id"

@@ -1,7 +1,22 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Table, Tag, Tooltip, Typography, message } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+  message,
+} from 'antd';
 import type { TableColumnsType } from 'antd';
 import { PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
 import { GROUP_SORT_FIELDS, type AlertGroupRow } from '@geosentry/contract';
@@ -164,7 +179,9 @@ export default function GroupsPage() {
             onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
           />
         </Flex>
-        {list.isError ? <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} /> : null}
+        {list.isError ? (
+          <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} />
+        ) : null}
         <div ref={tableTop}>
           <Table<AlertGroupRow>
             rowKey="id"

@@ -27,7 +27,11 @@ function LevelCard({ row }: { row: AlertLevelRow }) {
   const [msg, msgHolder] = message.useMessage();
   const [form] = Form.useForm<LevelValues>();
   const contacts = useQuery({ queryKey: notificationKeys.contactOptions, queryFn: fetchContactOptions, retry: false });
-  const templates = useQuery({ queryKey: notificationKeys.templateOptions, queryFn: fetchTemplateOptions, retry: false });
+  const templates = useQuery({
+    queryKey: notificationKeys.templateOptions,
+    queryFn: fetchTemplateOptions,
+    retry: false,
+  });
   useEffect(() => {
     form.setFieldsValue({
       contactIds: row.contactIds,
@@ -51,7 +55,13 @@ function LevelCard({ row }: { row: AlertLevelRow }) {
       title={
         <Flex gap={8} align="center">
           <span
-            style={{ background: hex, color: levelInk(row.level), borderRadius: 4, padding: '2px 10px', fontWeight: 700 }}
+            style={{
+              background: hex,
+              color: levelInk(row.level),
+              borderRadius: 4,
+              padding: '2px 10px',
+              fontWeight: 700,
+            }}
           >
             {ta('levels.short', { level: row.level })} · {ta(`levels.${row.level}`)}
           </span>

@@ -203,7 +203,9 @@ export default function TemplatesPage() {
             onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
           />
         </Flex>
-        {list.isError ? <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} /> : null}
+        {list.isError ? (
+          <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} />
+        ) : null}
         <div ref={tableTop}>
           <Table<AlertTemplateRow>
             rowKey="id"

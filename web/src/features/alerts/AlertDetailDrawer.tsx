@@ -44,7 +44,7 @@ import {
   retryDelivery,
   type ProcessValues,
 } from './alertsApi.ts';
-import { LevelTag, StatusTag, fmtNum, fmtTime, levelHex } from './alertUi.tsx';
+import { LevelTag, StatusTag, fmtNum, fmtTime, levelHex, levelTextHex } from './alertUi.tsx';
 import { useValueTypeText } from './valueTypes.ts';
 
 interface FormValues {
@@ -70,14 +70,18 @@ function EvidenceChart({ alert }: { alert: AlertDetail }) {
   const colour = levelHex(alert.level);
   const option = useMemo<EChartOption>(() => {
     const data = ev.readings.map((r) => [r.ts, r.value] as [string, number]);
-    const showThreshold =
-      ev.threshold !== null && (ev.valueType === 'threshold' || ev.valueType === 'thresholdRate');
+    const showThreshold = ev.threshold !== null && (ev.valueType === 'threshold' || ev.valueType === 'thresholdRate');
     return {
       animation: false,
       grid: { left: 56, right: 24, top: 28, bottom: 32 },
       tooltip: { trigger: 'axis' },
       xAxis: { type: 'time' },
-      yAxis: { type: 'value', scale: true, name: alert.showName || alert.quantity || '', nameTextStyle: { align: 'left' } },
+      yAxis: {
+        type: 'value',
+        scale: true,
+        name: alert.showName || alert.quantity || '',
+        nameTextStyle: { align: 'left' },
+      },
       series: [
         {
           type: 'line',
@@ -91,7 +95,12 @@ function EvidenceChart({ alert }: { alert: AlertDetail }) {
             ? {
                 symbol: 'none',
                 lineStyle: { color: colour, type: 'dashed', width: 2 },
-                label: { formatter: t('detail.thresholdLine', { value: fmtNum(ev.threshold) }), color: colour },
+                label: {
+                  formatter: t('detail.thresholdLine', { value: fmtNum(ev.threshold) }),
+                  position: 'insideEndTop',
+                  color: levelTextHex(alert.level),
+                  fontWeight: 600,
+                },
                 data: [{ yAxis: ev.threshold! }],
               }
             : undefined,
@@ -108,7 +117,7 @@ function EvidenceChart({ alert }: { alert: AlertDetail }) {
         },
       ],
     };
-  }, [ev, alert.showName, alert.quantity, colour, t]);
+  }, [ev, alert.showName, alert.quantity, alert.level, colour, t]);
   if (ev.readings.length === 0) return <Empty description={t('detail.noReadings')} />;
   return <EChart option={option} height={200} notMerge data-testid="alert-evidence-chart" />;
 }
@@ -120,9 +129,13 @@ function Evidence({ alert }: { alert: AlertDetail }) {
   const window = ev.windowN && ev.windowUnit ? `${ev.windowN} ${t(`units.${ev.windowUnit}`)}` : null;
   const items = [
     { key: 'type', label: t('evidence.type'), children: typeText(ev.valueType) },
-    ...(ev.direction ? [{ key: 'dir', label: t('evidence.direction'), children: t(`directions.${ev.direction}`) }] : []),
+    ...(ev.direction
+      ? [{ key: 'dir', label: t('evidence.direction'), children: t(`directions.${ev.direction}`) }]
+      : []),
     { key: 'threshold', label: t('evidence.threshold'), children: fmtNum(ev.threshold) },
-    ...(ev.rateValue !== null ? [{ key: 'rateValue', label: t('evidence.rateValue'), children: fmtNum(ev.rateValue) }] : []),
+    ...(ev.rateValue !== null
+      ? [{ key: 'rateValue', label: t('evidence.rateValue'), children: fmtNum(ev.rateValue) }]
+      : []),
     ...(window ? [{ key: 'window', label: t('evidence.window'), children: window }] : []),
     ...(ev.ratio !== null ? [{ key: 'ratio', label: t('evidence.ratio'), children: fmtNum(ev.ratio) }] : []),
     { key: 'ts', label: t('evidence.readingAt'), children: fmtTime(ev.ts) },
@@ -130,7 +143,7 @@ function Evidence({ alert }: { alert: AlertDetail }) {
       key: 'value',
       label: t('evidence.value'),
       children: (
-        <Typography.Text strong style={{ color: levelHex(alert.level) }} data-testid="alert-evidence-value">
+        <Typography.Text strong style={{ color: levelTextHex(alert.level) }} data-testid="alert-evidence-value">
           {fmtNum(ev.value)}
         </Typography.Text>
       ),
@@ -185,7 +198,10 @@ function Deliveries({ alertId }: { alertId: number }) {
     mutationFn: retryDelivery,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: alertKeys.deliveries(alertId) }),
   });
-  if (q.isError) return <Alert type="warning" showIcon title={t('deliveries.loadFailed')} description={(q.error as Error).message} />;
+  if (q.isError)
+    return (
+      <Alert type="warning" showIcon title={t('deliveries.loadFailed')} description={(q.error as Error).message} />
+    );
   return (
     <Table<AlertDeliveryRow>
       size="small"
@@ -211,7 +227,12 @@ function Deliveries({ alertId }: { alertId: number }) {
             </Flex>
           ),
         },
-        { title: t('fields.level'), dataIndex: 'level', width: 90, render: (v: number) => <LevelTag level={v} compact /> },
+        {
+          title: t('fields.level'),
+          dataIndex: 'level',
+          width: 90,
+          render: (v: number) => <LevelTag level={v} compact />,
+        },
         {
           title: t('deliveries.state'),
           dataIndex: 'state',
@@ -232,7 +253,7 @@ function Deliveries({ alertId }: { alertId: number }) {
           render: (v: string | null, d) =>
             d.state === 'failed' ? (
               <Flex gap={4} align="center">
-                <Typography.Text type="danger" ellipsis style={{ maxWidth: 140 }}>
+                <Typography.Text type="danger" ellipsis={{ tooltip: v }} style={{ maxWidth: 140 }}>
                   {v ?? '-'}
                 </Typography.Text>
                 <Button type="link" size="small" loading={retry.isPending} onClick={() => retry.mutate(d.id)}>
@@ -240,7 +261,9 @@ function Deliveries({ alertId }: { alertId: number }) {
                 </Button>
               </Flex>
             ) : (
-              (v ?? '-')
+              <Typography.Text type="secondary" ellipsis={{ tooltip: v }} style={{ maxWidth: 200 }}>
+                {v ?? '-'}
+              </Typography.Text>
             ),
         },
       ]}
@@ -282,6 +305,8 @@ function ProcessingForm({ alert, onDone }: { alert: AlertDetail; onDone: (finish
   const locked = alert.status === 'processed';
   const p = alert.processing;
   const falseAlarm = Form.useWatch('falseAlarm', form);
+  // A locked record is read, not edited: keep its text at full contrast.
+  const lockedStyle = locked ? { color: 'rgba(0, 0, 0, 0.88)', background: '#fafafa', cursor: 'default' } : undefined;
 
   useEffect(() => {
     form.resetFields();
@@ -358,6 +383,7 @@ function ProcessingForm({ alert, onDone }: { alert: AlertDetail; onDone: (finish
         <Form.Item name="onSiteCheck" label={t('process.onSiteCheck')}>
           <Input.TextArea
             id="alert-onsite"
+            style={lockedStyle}
             maxLength={2000}
             autoSize={{ minRows: 2, maxRows: 5 }}
             placeholder={t('process.onSiteCheckHint')}
@@ -366,6 +392,7 @@ function ProcessingForm({ alert, onDone }: { alert: AlertDetail; onDone: (finish
         <Form.Item name="deformation" label={t('process.deformation')}>
           <Input.TextArea
             id="alert-deformation"
+            style={lockedStyle}
             maxLength={2000}
             autoSize={{ minRows: 2, maxRows: 5 }}
             placeholder={t('process.deformationHint')}
@@ -384,7 +411,12 @@ function ProcessingForm({ alert, onDone }: { alert: AlertDetail; onDone: (finish
             },
           ]}
         >
-          <Input.TextArea id="alert-suggestion" maxLength={2000} autoSize={{ minRows: 3, maxRows: 6 }} />
+          <Input.TextArea
+            id="alert-suggestion"
+            style={lockedStyle}
+            maxLength={2000}
+            autoSize={{ minRows: 3, maxRows: 6 }}
+          />
         </Form.Item>
         <Form.Item name="attachments" label={t('process.attachments')} extra={t('process.attachmentsHint')}>
           <UploadField
@@ -498,7 +530,7 @@ export function AlertDetailDrawer({
                   key: 'value',
                   label: t('fields.value'),
                   children: (
-                    <Typography.Text strong style={{ color: levelHex(a.level), fontSize: 16 }}>
+                    <Typography.Text strong style={{ color: levelTextHex(a.level), fontSize: 16 }}>
                       {a.valueType === 'offline' ? t('types.offline') : fmtNum(a.metric ?? a.lastValue)}
                     </Typography.Text>
                   ),

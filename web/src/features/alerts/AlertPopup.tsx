@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Badge, Button, Flex, Tooltip, Typography, notification } from 'antd';
 import { BellOutlined, MutedOutlined, SoundOutlined } from '@ant-design/icons';
-import type { AlertSocketMessage } from '@geosentry/contract';
+import { MONITOR_TYPES, type AlertSocketMessage, type Language } from '@geosentry/contract';
 import { onSocketMessage, useSiteReadings } from '../../shared/socket.ts';
 import { hasPermission, useSession } from '../../shared/session.ts';
 import { alertKeys, fetchAlertCounts } from './alertsApi.ts';
@@ -14,6 +14,15 @@ import { useValueTypeText } from './valueTypes.ts';
 const SOUND_KEY = 'alertSound';
 const soundKey = (): string => `${SOUND_KEY}:${localStorage.getItem('userName') ?? ''}`;
 const readSound = (): boolean => localStorage.getItem(soundKey()) === '1';
+
+/** A quantity's label in a language (the message carries only its key): the first monitor type that has it. */
+function quantityLabel(key: string, lang: Language): string {
+  for (const m of MONITOR_TYPES) {
+    const q = m.quantities.find((x) => x.key === key);
+    if (q) return q.unit ? `${q.label[lang]} (${q.unit})` : q.label[lang];
+  }
+  return key;
+}
 
 const isAlertMessage = (m: unknown): m is AlertSocketMessage =>
   typeof m === 'object' &&
@@ -87,7 +96,8 @@ function useAlertSound(enabled: boolean) {
  * and a link to the alert, refreshes open alert lists and counts, and optionally beeps (a per-user toggle).
  */
 export function AlertPopup() {
-  const { t } = useTranslation('alerts');
+  const { t, i18n } = useTranslation('alerts');
+  const lang: Language = i18n.language === 'zh' || i18n.language === 'ko' ? i18n.language : 'en';
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const session = useSession();
@@ -144,7 +154,7 @@ export function AlertPopup() {
             <Typography.Text strong>{m.platformName}</Typography.Text>
             <Typography.Text>
               {m.deviceName}
-              {m.quantity ? ` · ${m.quantity}` : ''}
+              {m.quantity ? ` · ${quantityLabel(m.quantity, lang)}` : ''}
             </Typography.Text>
             {m.valueType === 'offline' ? null : (
               <Typography.Text>
@@ -176,7 +186,7 @@ export function AlertPopup() {
       });
       play(level);
     },
-    [api, canOpen, navigate, play, t, typeText],
+    [api, canOpen, navigate, play, t, typeText, lang],
   );
 
   useEffect(
@@ -198,7 +208,9 @@ export function AlertPopup() {
   };
 
   const open = counts.data?.openTotal ?? 0;
-  const top = counts.data ? ([4, 3, 2, 1] as const).find((l) => (counts.data.open[String(l) as '1'] ?? 0) > 0) : undefined;
+  const top = counts.data
+    ? ([4, 3, 2, 1] as const).find((l) => (counts.data.open[String(l) as '1'] ?? 0) > 0)
+    : undefined;
   return (
     <>
       {holder}

@@ -224,7 +224,13 @@ function RelationDrawer({
                 inputMode="decimal"
                 prefix={
                   <span
-                    style={{ background: levelHex(l), color: levelInk(l), borderRadius: 3, padding: '0 6px', fontSize: 12 }}
+                    style={{
+                      background: levelHex(l),
+                      color: levelInk(l),
+                      borderRadius: 3,
+                      padding: '0 6px',
+                      fontSize: 12,
+                    }}
                   >
                     {t(`levels.${l}`)}
                   </span>
@@ -240,7 +246,10 @@ function RelationDrawer({
                 <InputNumber min={1} max={1000} precision={0} style={{ width: 100 }} />
               </Form.Item>
               <Form.Item name="windowUnit" noStyle>
-                <Select style={{ width: 110 }} options={WINDOW_UNITS.map((u) => ({ value: u, label: t(`unitNames.${u}`) }))} />
+                <Select
+                  style={{ width: 110 }}
+                  options={WINDOW_UNITS.map((u) => ({ value: u, label: t(`unitNames.${u}`) }))}
+                />
               </Form.Item>
             </Flex>
           </Form.Item>
@@ -315,7 +324,10 @@ export default function AlertRelationPage() {
       render: (v: AlertRelationRow['levels']) => (
         <Flex gap={4} wrap>
           {v.map((l) => (
-            <Tag key={l.level} style={{ background: levelHex(l.level), color: levelInk(l.level), border: 0, marginInlineEnd: 0 }}>
+            <Tag
+              key={l.level}
+              style={{ background: levelHex(l.level), color: levelInk(l.level), border: 0, marginInlineEnd: 0 }}
+            >
               {t(`levels.${l.level}`)} {fmtNum(l.value)}
             </Tag>
           ))}
@@ -327,7 +339,9 @@ export default function AlertRelationPage() {
       title: t('rules.fields.enabled'),
       dataIndex: 'enabled',
       width: 90,
-      render: (v: boolean) => <Tag color={v ? 'green' : 'default'}>{v ? t('rules.filters.on') : t('rules.filters.off')}</Tag>,
+      render: (v: boolean) => (
+        <Tag color={v ? 'green' : 'default'}>{v ? t('rules.filters.on') : t('rules.filters.off')}</Tag>
+      ),
     },
     {
       title: t('fields.actions'),
@@ -390,7 +404,9 @@ export default function AlertRelationPage() {
             onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
           />
         </Flex>
-        {list.isError ? <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} /> : null}
+        {list.isError ? (
+          <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} />
+        ) : null}
         <div ref={tableTop}>
           <Table<AlertRelationRow>
             rowKey="id"

@@ -2,7 +2,22 @@ import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { Alert, Button, Card, Col, DatePicker, Empty, Flex, Progress, Row, Segmented, Select, Statistic, Table, message } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  DatePicker,
+  Empty,
+  Flex,
+  Progress,
+  Row,
+  Segmented,
+  Select,
+  Statistic,
+  Table,
+  message,
+} from 'antd';
 import { BarChartOutlined, DownloadOutlined } from '@ant-design/icons';
 import { ALERT_LEVELS, ALERT_REPORT_PERIODS, type AlertReport, type AlertReportPeriod } from '@geosentry/contract';
 import { EChart, type EChartOption } from '../../shared/charts/EChart.tsx';
@@ -10,7 +25,7 @@ import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
 import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
 import { useMonitorSites } from '../monitor/shared/sites.ts';
 import { alertKeys, downloadReport, fetchReport, type ReportParams } from './alertsApi.ts';
-import { levelHex } from './alertUi.tsx';
+import { levelHex, levelTextHex } from './alertUi.tsx';
 import { useValueTypeText } from './valueTypes.ts';
 
 const DAY = 'YYYY-MM-DD';
@@ -28,6 +43,7 @@ function stacked(categories: string[], rows: Levels[], name: (l: number) => stri
     series: ALERT_LEVELS.map((l) => ({
       type: 'bar',
       stack: 'levels',
+      barMaxWidth: 48,
       name: name(l),
       itemStyle: { color: levelHex(l) },
       data: rows.map((r) => r[String(l) as '1'] ?? 0),
@@ -76,7 +92,13 @@ export default function AlertReportPage() {
                 radius: ['40%', '68%'],
                 center: ['50%', '45%'],
                 label: { formatter: '{b}: {c}' },
-                data: r.byLevel.map((x) => ({ name: levelName(x.level), value: x.count, itemStyle: { color: levelHex(x.level) } })),
+                data: r.byLevel
+                  .filter((x) => x.count > 0)
+                  .map((x) => ({
+                    name: levelName(x.level),
+                    value: x.count,
+                    itemStyle: { color: levelHex(x.level) },
+                  })),
               },
             ],
           }
@@ -97,7 +119,7 @@ export default function AlertReportPage() {
                 radius: ['40%', '68%'],
                 center: ['50%', '45%'],
                 label: { formatter: '{b}: {c}' },
-                data: r.byType.map((x) => ({ name: typeText(x.valueType), value: x.count })),
+                data: r.byType.filter((x) => x.count > 0).map((x) => ({ name: typeText(x.valueType), value: x.count })),
               },
             ],
           }
@@ -105,12 +127,26 @@ export default function AlertReportPage() {
     [r, typeText],
   );
   const periodBars = useMemo(
-    () => (r ? stacked(r.byPeriod.map((p) => p.period), r.byPeriod.map((p) => p.levels), levelName) : null),
+    () =>
+      r
+        ? stacked(
+            r.byPeriod.map((p) => p.period),
+            r.byPeriod.map((p) => p.levels),
+            levelName,
+          )
+        : null,
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [r, t],
   );
   const siteBars = useMemo(
-    () => (r ? stacked(r.byPlatform.map((p) => p.name), r.byPlatform.map((p) => p.levels), levelName) : null),
+    () =>
+      r
+        ? stacked(
+            r.byPlatform.map((p) => p.name),
+            r.byPlatform.map((p) => p.levels),
+            levelName,
+          )
+        : null,
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [r, t],
   );
@@ -204,7 +240,7 @@ export default function AlertReportPage() {
               <Statistic
                 title={levelName(l)}
                 value={r?.byLevel.find((x) => x.level === l)?.count ?? 0}
-                styles={{ content: { color: levelHex(l) } }}
+                styles={{ content: { color: levelTextHex(l) } }}
               />
             </Card>
           </Col>
@@ -223,7 +259,9 @@ export default function AlertReportPage() {
           </Col>
           <Col xs={24} lg={16}>
             <Card variant="borderless" title={t('report.byPeriod')}>
-              {periodBars ? <EChart option={periodBars} height={280} notMerge data-testid="report-period-chart" /> : null}
+              {periodBars ? (
+                <EChart option={periodBars} height={280} notMerge data-testid="report-period-chart" />
+              ) : null}
             </Card>
           </Col>
           <Col xs={24} lg={16}>

@@ -16,7 +16,6 @@ import {
   Switch,
   Table,
   Typography,
-  message,
 } from 'antd';
 import { ExperimentOutlined } from '@ant-design/icons';
 import {
@@ -131,7 +130,6 @@ export function AlertValueDrawer({
 }) {
   const { t } = useTranslation('alerts');
   const [form] = Form.useForm<Values>();
-  const [msg, msgHolder] = message.useMessage();
   const [days, setDays] = useState(RULE_TEST_DEFAULT_DAYS);
   const [result, setResult] = useState<AlertRuleTestResult | null>(null);
   const { sites } = useMonitorSites();
@@ -172,7 +170,14 @@ export function AlertValueDrawer({
             criterionId: nn(rule.criterionId),
             description: rule.description ?? undefined,
           }
-        : { level: 2, valueType: 'threshold', enabled: true, channels: ['sms'], pushIntervalMinutes: 30, windowUnit: 'hour' },
+        : {
+            level: 2,
+            valueType: 'threshold',
+            enabled: true,
+            channels: ['sms'],
+            pushIntervalMinutes: 30,
+            windowUnit: 'hour',
+          },
     );
   }, [open, rule, form]);
 
@@ -235,7 +240,6 @@ export function AlertValueDrawer({
         </Flex>
       }
     >
-      {msgHolder}
       <Form<Values> form={form} layout="vertical" requiredMark>
         <Flex gap={12} wrap>
           <Form.Item
@@ -333,7 +337,12 @@ export function AlertValueDrawer({
               </Form.Item>
             </Flex>
           </Form.Item>
-          <Form.Item name="ratio" label={t('evidence.ratio')} extra={t('rules.ratioHint')} style={{ flex: '1 1 140px' }}>
+          <Form.Item
+            name="ratio"
+            label={t('evidence.ratio')}
+            extra={t('rules.ratioHint')}
+            style={{ flex: '1 1 140px' }}
+          >
             <Input id="rule-ratio" inputMode="decimal" placeholder="0 - 1" />
           </Form.Item>
         </Flex>
@@ -341,9 +350,7 @@ export function AlertValueDrawer({
           {valueType ? t(`rules.typeHelp.${valueType}`) : null}
         </Typography.Paragraph>
         <Divider style={{ margin: '4px 0 16px' }} />
-        {noGroups ? (
-          <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t('rules.noGroups')} />
-        ) : null}
+        {noGroups ? <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t('rules.noGroups')} /> : null}
         <Flex gap={12} wrap>
           <Form.Item name="groupId" label={t('rules.fields.group')} required style={{ flex: '1 1 220px' }}>
             <Select
@@ -392,11 +399,20 @@ export function AlertValueDrawer({
           onChange={setDays}
           options={[7, 30, 90, 180].map((d) => ({ value: d, label: t('rules.test.days', { count: d }) }))}
         />
-        <Button icon={<ExperimentOutlined />} loading={test.isPending} data-testid="rule-test" onClick={() => void onTest()}>
+        <Button
+          icon={<ExperimentOutlined />}
+          loading={test.isPending}
+          data-testid="rule-test"
+          onClick={() => void onTest()}
+        >
           {t('rules.test.run')}
         </Button>
       </Flex>
-      {result ? <TestResult result={result} /> : <Typography.Text type="secondary">{t('rules.test.hint')}</Typography.Text>}
+      {result ? (
+        <TestResult result={result} />
+      ) : (
+        <Typography.Text type="secondary">{t('rules.test.hint')}</Typography.Text>
+      )}
       {rule ? (
         <Descriptions
           size="small"

@@ -1,7 +1,21 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Flex, Input, Popconfirm, Select, Switch, Table, Tag, Tooltip, Typography, message } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Flex,
+  Input,
+  Popconfirm,
+  Select,
+  Switch,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+  message,
+} from 'antd';
 import type { TableColumnsType } from 'antd';
 import { PlusOutlined, ReloadOutlined, SlidersOutlined } from '@ant-design/icons';
 import { ALERT_VALUE_TYPES, type AlertRuleRow, type AlertValueType } from '@geosentry/contract';
@@ -46,7 +60,8 @@ export default function AlertValuesPage() {
     retry: retryUnlessCancelled,
   });
   const groups = useQuery({ queryKey: alertKeys.groups, queryFn: fetchGroupOptions, retry: false });
-  const groupName = (id: number | null) => (id === null ? '-' : (groups.data?.find((g) => g.id === id)?.name ?? `#${id}`));
+  const groupName = (id: number | null) =>
+    id === null ? '-' : (groups.data?.find((g) => g.id === id)?.name ?? `#${id}`);
   const refresh = () => queryClient.invalidateQueries({ queryKey: alertKeys.rulesAll });
   const remove = useMutation({
     mutationFn: deleteRule,
@@ -90,7 +105,13 @@ export default function AlertValuesPage() {
       ),
     },
     { title: t('fields.quantity'), dataIndex: 'showName', width: 150, ...sortable('quantity') },
-    { title: t('fields.level'), dataIndex: 'level', width: 130, ...sortable('level'), render: (l: number) => <LevelTag level={l} /> },
+    {
+      title: t('fields.level'),
+      dataIndex: 'level',
+      width: 130,
+      ...sortable('level'),
+      render: (l: number) => <LevelTag level={l} />,
+    },
     {
       title: t('rules.fields.valueType'),
       dataIndex: 'valueType',

@@ -13,7 +13,7 @@ import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.t
 import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
 import { useMonitorSites } from '../monitor/shared/sites.ts';
 import { ALERT_SORT_FIELDS, alertKeys, fetchAlertCounts, fetchAlerts, type AlertListParams } from './alertsApi.ts';
-import { LevelTag, StatusTag, fmtNum, fmtTime, levelHex } from './alertUi.tsx';
+import { LevelTag, StatusTag, fmtNum, fmtTime, levelHex, levelTextHex } from './alertUi.tsx';
 import { AlertDetailDrawer } from './AlertDetailDrawer.tsx';
 import { useValueTypeText } from './valueTypes.ts';
 
@@ -106,7 +106,7 @@ export default function AlertsPage() {
       width: 130,
       align: 'right',
       render: (_v, row) => (
-        <Typography.Text strong style={{ color: levelHex(row.level) }} data-testid="alert-value">
+        <Typography.Text strong style={{ color: levelTextHex(row.level) }} data-testid="alert-value">
           {row.valueType === 'offline' ? t('types.offline') : fmtNum(row.metric ?? row.lastValue)}
         </Typography.Text>
       ),
@@ -188,9 +188,7 @@ export default function AlertsPage() {
                     />
                   </Tooltip>
                 ))}
-                <Typography.Text type="secondary">
-                  {t('list.untreatedCount', { count: c.untreated })}
-                </Typography.Text>
+                <Typography.Text type="secondary">{t('list.untreatedCount', { count: c.untreated })}</Typography.Text>
               </Flex>
             ) : null}
             <Tooltip title={t('actions.reload')}>

@@ -69,7 +69,9 @@ export default function CriteriaPage() {
           placeholder={t('criteria.keyword')}
           onSearch={(v) => setKeyword(v.trim())}
         />
-        {q.isError ? <Alert type="error" showIcon title={(q.error as Error).message} style={{ marginBottom: 12 }} /> : null}
+        {q.isError ? (
+          <Alert type="error" showIcon title={(q.error as Error).message} style={{ marginBottom: 12 }} />
+        ) : null}
         <Table<AlertCriterionRow>
           rowKey="id"
           size="middle"
@@ -81,7 +83,12 @@ export default function CriteriaPage() {
           columns={[
             { title: t('criteria.name'), dataIndex: 'name', width: 220 },
             { title: t('criteria.type'), dataIndex: 'type', width: 160 },
-            { title: t('criteria.descriptionField'), dataIndex: 'description', ellipsis: true, render: (v) => v ?? '-' },
+            {
+              title: t('criteria.descriptionField'),
+              dataIndex: 'description',
+              ellipsis: true,
+              render: (v) => v ?? '-',
+            },
             { title: t('criteria.rules'), dataIndex: 'ruleCount', width: 100, align: 'right' },
             { title: t('rules.updated'), dataIndex: 'updatedAt', width: 170, render: fmtTime },
             {

@@ -10,6 +10,9 @@ export const levelHex = (level: number): string =>
 /** Text on a level colour: dark on yellow, white elsewhere (readable at a glance). */
 export const levelInk = (level: number): string => (level === 2 ? '#3b2e00' : '#ffffff');
 
+/** A level colour for text on white: yellow is darkened so it stays readable. */
+export const levelTextHex = (level: number): string => (level === 2 ? '#B07D00' : levelHex(level));
+
 /** A solid chip in the level's colour: "L3 Orange". */
 export function LevelTag({ level, compact = false }: { level: number; compact?: boolean }) {
   const { t } = useTranslation('alerts');

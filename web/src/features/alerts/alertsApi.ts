@@ -265,7 +265,11 @@ export const deleteRelation = (id: number) => call<null>(alertsRoutes.relationDe
 
 /** Contact groups for pickers (the rule forms' "contact group"). */
 export const fetchGroupOptions = () =>
-  call<Page<AlertGroupRow>>(alertNotificationsRoutes.groupList, { pageNum: 1, pageSize: 500 }, {
-    ...picker,
-    silent: true,
-  }).then((p) => p.list);
+  call<Page<AlertGroupRow>>(
+    alertNotificationsRoutes.groupList,
+    { pageNum: 1, pageSize: 500 },
+    {
+      ...picker,
+      silent: true,
+    },
+  ).then((p) => p.list);
