@@ -243,7 +243,7 @@ describe('monitor data screens in a real browser', () => {
     await page.goto(`${server.url}/#/monitor/DataProcessing?platformId=${siteId}&deviceId=${ids['RDG-W1']}`);
     await page.locator('[data-testid="smooth-preview"]').click();
     await page.locator('[data-testid="smooth-chart"] canvas').first().waitFor();
-    await expect.poll(() => page.locator('[data-testid="processing-table"]').textContent(), slow).toContain('12.');
+    await expect.poll(() => page.locator('[data-testid="processing-table"]').textContent(), slow).toContain('13.1');
     await snap(page, 'monitor-processing-en');
 
     // ---- forecast: GM(1,1) with its checks, inverse velocity as decision support ----

@@ -58,12 +58,16 @@ export class SocketHub {
     c.socket.send(JSON.stringify({ type: 'subscribed', all: c.all, platformIds: [...c.sites] }));
   }
 
-  /** Sends an event of a site to the sockets that subscribed to it and may see it. */
-  publish(platformId: number, event: object): void {
+  /**
+   * Sends an event of a site to the sockets that subscribed to it and may see it. `everyone`: to every
+   * socket whose user may see the site, subscribed or not (alerts: every permitted console pops them up
+   * without taking the site's readings).
+   */
+  publish(platformId: number, event: object, opts: { everyone?: boolean } = {}): void {
     if (this.clients.size === 0) return;
     let text: string | null = null;
     for (const c of this.clients) {
-      if (!(c.all || c.sites.has(platformId)) || !inScope(c.scope, platformId)) continue;
+      if (!(opts.everyone || c.all || c.sites.has(platformId)) || !inScope(c.scope, platformId)) continue;
       if (c.socket.readyState !== 1) continue;
       if (c.socket.bufferedAmount > 4 * 1024 * 1024) {
         this.dropped++;

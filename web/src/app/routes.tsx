@@ -42,7 +42,13 @@ const GROUP_FEATURE_ORDER = [
   'devices',
   'monitorTypes',
   'persons',
+  'tsManagement',
   'externalFiles',
+  // Top-level groups in the spec's menu order (§2): monitoring, then alerts.
+  'monitor',
+  'monitorViews',
+  'alerts',
+  'alertNotifications',
 ];
 
 /**

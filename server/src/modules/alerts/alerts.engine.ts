@@ -574,7 +574,7 @@ export class AlertEngine {
         threshold: ev.threshold,
         at: ev.at,
       };
-      hub.publish(ev.platformId, msg);
+      hub.publish(ev.platformId, msg, { everyone: true });
       bus.emit(this.ctx, ev);
     }
     if (stateChange?.platformId != null)

@@ -690,7 +690,7 @@ export class AlertsService {
       platformId: out.a.platformId,
       status,
     };
-    hub.publish(out.a.platformId, msg);
+    hub.publish(out.a.platformId, msg, { everyone: true });
     if (out.change?.platformId != null)
       hub.publish(out.change.platformId, {
         type: 'deviceState',

@@ -66,7 +66,7 @@ function LevelCard({ row }: { row: AlertLevelRow }) {
             {ta('levels.short', { level: row.level })} · {ta(`levels.${row.level}`)}
           </span>
           <Typography.Text type="secondary" style={{ fontWeight: 400 }}>
-            #{row.hex}
+            #{row.hex.replace(/^#/, '')}
           </Typography.Text>
         </Flex>
       }

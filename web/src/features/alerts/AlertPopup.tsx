@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Badge, Button, Flex, Tooltip, Typography, notification } from 'antd';
 import { BellOutlined, MutedOutlined, SoundOutlined } from '@ant-design/icons';
 import { MONITOR_TYPES, type AlertSocketMessage, type Language } from '@geosentry/contract';
-import { onSocketMessage, useSiteReadings } from '../../shared/socket.ts';
+import { onSocketMessage, useSocketConnected } from '../../shared/socket.ts';
 import { hasPermission, useSession } from '../../shared/session.ts';
 import { alertKeys, fetchAlertCounts } from './alertsApi.ts';
 import { fmtNum, fmtTime, levelHex, levelInk } from './alertUi.tsx';
@@ -114,8 +114,8 @@ export function AlertPopup() {
     refetchInterval: 120_000,
   });
 
-  // Subscribe to every site (after the server's hello and again after reconnects).
-  const { connected } = useSiteReadings('all', () => undefined);
+  // The server sends alerts to every console whose user may see the site, without a site subscription.
+  const connected = useSocketConnected();
 
   const show = useCallback(
     (m: AlertSocketMessage) => {

@@ -108,6 +108,7 @@ export default function DataComparisonPage() {
               id="compare-devices"
               data-testid="compare-devices"
               mode="multiple"
+              maxTagCount="responsive"
               style={{ minWidth: 320, maxWidth: 520 }}
               placeholder={t('comparison.pickTwo')}
               value={ids}

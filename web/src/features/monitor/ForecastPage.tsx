@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Empty, Flex, InputNumber, Segmented, Tag, Typography } from 'antd';
@@ -77,6 +77,14 @@ export default function ForecastPage() {
 
   const run = useMutation<PredictionAnswer>({ mutationFn: () => predict(type, values, sampleNum!, predictNum!) });
   const inverse = useMutation<InverseVelocityAnswer>({ mutationFn: () => inverseVelocity(ts, values, 3) });
+  // A result belongs to the series it was computed from: a new series clears it.
+  const seriesKey = `${device?.deviceId}|${quantity}|${JSON.stringify(rangeParams(range))}|${aggregation}|${history.dataUpdatedAt}`;
+  const { reset: resetRun } = run;
+  const { reset: resetInverse } = inverse;
+  useEffect(() => {
+    resetRun();
+    resetInverse();
+  }, [seriesKey, resetRun, resetInverse]);
   const isDisplacement = device !== undefined && DISPLACEMENT_MODULES.has(device.moduleId) && unit === 'mm';
 
   const option: EChartOption = useMemo(() => {
@@ -222,7 +230,7 @@ export default function ForecastPage() {
               value={sampleNum}
               onChange={setSampleNum}
               status={sampleOk || values.length === 0 ? undefined : 'error'}
-              style={{ width: 170 }}
+              style={{ width: 140 }}
             />
             <InputNumber
               data-testid="forecast-predict"
@@ -232,7 +240,7 @@ export default function ForecastPage() {
               value={predictNum}
               onChange={setPredictNum}
               status={predictOk ? undefined : 'error'}
-              style={{ width: 170 }}
+              style={{ width: 140 }}
             />
             <Button
               type="primary"

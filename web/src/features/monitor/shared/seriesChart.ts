@@ -21,7 +21,8 @@ const PALETTE = ['#1677ff', '#fa8c16', '#52c41a', '#eb2f96', '#722ed1', '#13c2c2
 
 /** A time chart with data zoom (inside + slider), optional min/max band, one or two y axes. */
 export function timeChartOption(series: readonly ChartSeries[], labels: { min: string; max: string }): EChartOption {
-  const axes = [...new Set(series.map((s) => s.yAxis ?? 0))].sort();
+  // Always at least one y axis (an empty chart with no axis breaks the data zoom).
+  const axes = [...new Set([0, ...series.map((s) => s.yAxis ?? 0)])].sort();
   const unitOf = (axis: number) => series.find((s) => (s.yAxis ?? 0) === axis)?.unit ?? '';
   const out: NonNullable<EChartOption['series']> = [];
   series.forEach((raw, i) => {
