@@ -78,7 +78,7 @@ export default function ForecastPage() {
   const run = useMutation<PredictionAnswer>({ mutationFn: () => predict(type, values, sampleNum!, predictNum!) });
   const inverse = useMutation<InverseVelocityAnswer>({ mutationFn: () => inverseVelocity(ts, values, 3) });
   // A result belongs to the series it was computed from: a new series clears it.
-  const seriesKey = `${device?.deviceId}|${quantity}|${JSON.stringify(rangeParams(range))}|${aggregation}|${history.dataUpdatedAt}`;
+  const seriesKey = `${device?.deviceId}|${quantity}|${JSON.stringify(rangeParams(range))}|${aggregation}`;
   const { reset: resetRun } = run;
   const { reset: resetInverse } = inverse;
   useEffect(() => {
