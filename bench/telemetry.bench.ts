@@ -9,15 +9,12 @@
 // d. History: BENCH_HISTORY_ROWS readings (10 M) over a year; the history API per aggregation against the
 //    raw scan (GROUP BY date_trunc over raw readings).
 // Sizes come from the environment (see `cfg` below) so a quick run is possible; BENCH_ONLY=a,b picks parts.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { sql } from 'kysely';
 import { readingTopic } from '@geosentry/contract';
@@ -27,15 +24,22 @@ import type { Db } from '../server/src/platform/db/db.ts';
 import { ensurePartition } from '../server/src/modules/ingest/ingest.repository.ts';
 import type { ReadingRow } from '../server/src/modules/ingest/ingest.repository.ts';
 import { bucketSeries } from '../server/src/modules/moduleData/moduleData.repository.ts';
+import { Api, provision, type ProvisionedTerminal } from '../server/src/modules/ingest/testkit.ts';
 import {
-  Api,
-  freePort,
-  provision,
-  startServerProcess,
-  type ProvisionedTerminal,
-} from '../server/src/modules/ingest/testkit.ts';
+  cleanup,
+  createDb,
+  fmt,
+  machine,
+  num,
+  pct,
+  printTable,
+  publishLoad as publishReadings,
+  sleep,
+  startBenchServer,
+  tmp,
+  type LoadResult,
+} from './lib.ts';
 
-const num = (k: string, d: number): number => (process.env[k] ? Number(process.env[k]) : d);
 const cfg = {
   mqttSeconds: num('BENCH_MQTT_SECONDS', 20),
   rounds: num('BENCH_ROUNDS', 2),
@@ -49,46 +53,10 @@ const cfg = {
   historyDevices: num('BENCH_HISTORY_DEVICES', 20),
   historyRuns: num('BENCH_HISTORY_RUNS', 20),
 };
-const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MOSQUITTO = process.env.BENCH_MOSQUITTO_URL ?? 'mqtt://127.0.0.1:1883';
 const PEER_TOPIC = (n: string): string => `peerbench/${n}/readings`;
 const only = (process.env.BENCH_ONLY ?? 'a,b,c,d').split(',');
 const rows: string[][] = [];
-const temps: string[] = [];
-const tmp = (): string => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-bench-'));
-  temps.push(d);
-  return d;
-};
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number): number => {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * p))]!;
-};
-const fmt = (n: number, d = 0): string =>
-  Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-';
-
-async function createDb(tag: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `gs_bench_${tag}_${process.pid}`;
-  const a = new pg.Client({ connectionString: PG_ADMIN });
-  await a.connect();
-  await a.query(`drop database if exists ${name} with (force)`);
-  await a.query(`create database ${name}`);
-  await a.end();
-  const u = new URL(PG_ADMIN);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 // ------------------------------------------------------------------------------ the peer's subscriber
 // Runs as a child process (`telemetry.bench.ts peer-subscriber`), like our server runs as its own process:
 // one mqtt.js subscriber on Mosquitto, readings buffered and written with COPY in batches into a plain table.
@@ -165,19 +133,8 @@ interface Round {
   p50: number;
 }
 
-interface LoadResult {
-  acked: number;
-  firstSent: number;
-  lastAck: number;
-  errors: number;
-}
-
-/**
- * One MQTT connection per terminal, each keeping `inflight` QoS 1 publishes outstanding for `seconds`,
- * one reading per message, round robin over the terminal's devices with a unique timestamp per device.
- * Every payload carries its send time (`sent`, ignored by our server) for the peer's latency.
- */
-async function publishLoad(opts: {
+/** The telemetry load: readings 5 ms apart per device from `base`, `inflight` (BENCH_INFLIGHT) per terminal. */
+function publishLoad(opts: {
   url: string;
   terminals: ProvisionedTerminal[];
   auth: boolean;
@@ -186,57 +143,12 @@ async function publishLoad(opts: {
   base: number;
   onSent?: (deviceId: number, ts: number, at: number) => void;
 }): Promise<LoadResult> {
-  const clients: MqttClient[] = await Promise.all(
-    opts.terminals.map((t) =>
-      mqtt.connectAsync(opts.url, {
-        ...(opts.auth ? { username: String(t.terminalId), password: t.key } : {}),
-        clientId: `bench-pub-${process.pid}-${t.terminalId}-${Math.random().toString(36).slice(2, 8)}`,
-        reconnectPeriod: 0,
-      }),
-    ),
-  );
-  const res: LoadResult = { acked: 0, firstSent: Date.now(), lastAck: 0, errors: 0 };
-  const end = Date.now() + opts.seconds * 1000;
-  await Promise.all(
-    clients.map(
-      (c, i) =>
-        new Promise<void>((resolve) => {
-          const term = opts.terminals[i]!;
-          const counters = term.devices.map(() => 0);
-          let next = 0;
-          let outstanding = 0;
-          const send = (): void => {
-            if (Date.now() >= end) {
-              if (outstanding === 0) resolve();
-              return;
-            }
-            const d = next++ % term.devices.length;
-            const dev = term.devices[d]!;
-            const ts = opts.base + counters[d]!++ * 5;
-            const at = Date.now();
-            opts.onSent?.(dev.id, ts, at);
-            outstanding++;
-            c.publish(
-              opts.topic(dev.number),
-              `{"ts":${ts},"values":{"rainfall":${(counters[d]! % 97) / 10}},"sent":${at}}`,
-              { qos: 1 },
-              (err) => {
-                outstanding--;
-                if (err) res.errors++;
-                else {
-                  res.acked++;
-                  res.lastAck = Date.now();
-                }
-                send();
-              },
-            );
-          };
-          for (let k = 0; k < cfg.inflight; k++) send();
-        }),
-    ),
-  );
-  await Promise.all(clients.map((c) => c.endAsync()));
-  return res;
+  const { base, ...rest } = opts;
+  return publishReadings({
+    ...rest,
+    inflight: cfg.inflight,
+    reading: (_dev, n) => ({ ts: base + n * 5, values: { rainfall: ((n + 1) % 97) / 10 } }),
+  });
 }
 
 async function readingsCount(url: string, table = 'readings'): Promise<number> {
@@ -250,17 +162,7 @@ async function readingsCount(url: string, table = 'readings'): Promise<number> {
 // ------------------------------------------------------------------------------------ a + b: server
 async function serverBenches(): Promise<void> {
   const db = await createDb('tel');
-  const settings = {
-    databaseUrl: db.url,
-    dataDir: tmp(),
-    httpPort: await freePort(),
-    mqttPort: await freePort(),
-    // The per-device rate limit protects against a broken logger; the bench measures the pipeline.
-    env: { INGEST_DEVICE_RATE: '1000000', LOG_LEVEL: 'error' },
-    // BENCH_PROFILE=<dir>: a CPU profile of the server process, written when it stops.
-    nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
-  };
-  const server = await startServerProcess(settings);
+  const { server, settings } = await startBenchServer(db.url);
   try {
     const api = new Api(server.url);
     const token = await api.login();
@@ -688,11 +590,7 @@ async function main(): Promise<void> {
   if (only.includes('a') || only.includes('b')) await serverBenches();
   if (only.includes('c')) await embeddedBench();
   if (only.includes('d')) await historyBench();
-  console.log(
-    `\nTelemetry benchmarks (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; total ${fmt((performance.now() - t) / 1000)} s)`,
-  );
-  console.log('\n| benchmark | ours | peer | ratio / note |\n|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
-  for (const d of temps) fs.rmSync(d, { recursive: true, force: true });
+  printTable(`Telemetry benchmarks (${machine()}; total ${fmt((performance.now() - t) / 1000)} s)`, rows);
+  cleanup();
   process.exit(0);
 }

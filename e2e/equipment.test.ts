@@ -386,7 +386,8 @@ describe('equipment registry in a real browser', () => {
     const page = await newPage(browser, 'en-US');
     await loginAs(page, server.url, 'keeper', password);
     await openScreen(page, server.url, '/information/terminalInfoManagement', 'terminal-table');
-    // The menu holds home and the two screens of the role, nothing else.
+    // The menu holds home and the screens of the role's keys (information:device also opens the site's monitor
+    // types), nothing else.
     const menuPaths = async () =>
       (await page
         .locator('[data-testid="side-menu"] [data-path]')
@@ -396,6 +397,7 @@ describe('equipment registry in a real browser', () => {
       .toEqual([
         '/home',
         '/information',
+        '/information/modules',
         '/information/monitoringDeviceManagement',
         '/information/terminalInfoManagement',
       ]);

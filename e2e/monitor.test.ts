@@ -102,6 +102,8 @@ describe('monitor data screens in a real browser', () => {
       { deviceName: 'Ridge displacement D1', number: 'RDG-D1', moduleId: 30 },
       { deviceName: 'Ridge groundwater W1', number: 'RDG-W1', moduleId: 16 },
       { deviceName: 'Ridge rain gauge R1', number: 'RDG-R1', moduleId: 2 },
+      // Never reported: offline until its first reading.
+      { deviceName: 'Ridge tilt meter T1', number: 'RDG-T1', moduleId: 9 },
     ];
     for (const [i, d] of devices.entries()) {
       ids[d.number] = (
@@ -206,6 +208,13 @@ describe('monitor data screens in a real browser', () => {
     await expect
       .poll(() => page.locator('[data-testid="status-table"]').textContent(), slow)
       .toContain('Ridge rain gauge R1');
+    // A device that comes online changes state in the table without reload.
+    const tilt = page.locator(`[data-testid="status-state-${ids['RDG-T1']}"]`);
+    expect(await tilt.textContent()).toContain('Offline');
+    await page.locator('[data-testid="monitor-status"] [data-testid="monitor-live"][data-connected="1"]').waitFor();
+    await page.waitForTimeout(500);
+    await ingest(server.url, term, 'RDG-T1', [{ ts: Date.now(), values: { tiltX: 0.12, tiltY: -0.05 } }]);
+    await expect.poll(() => tilt.textContent(), slow).toContain('Normal');
     await snap(page, 'monitor-status-en');
 
     // ---- comparison: exactly two devices; a third is refused with a message ----
@@ -217,20 +226,7 @@ describe('monitor data screens in a real browser', () => {
       await page
         .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-active')
         .filter({ hasText: name })
-        .waitFor({ timeout: 10_000 })
-        .catch(async (e: unknown) => {
-          await shot(page, 'monitor-compare-debug');
-          console.log(
-            await page
-              .locator('[data-testid="monitor-comparison"]')
-              .innerHTML()
-              .catch(() => ''),
-          );
-          console.log(
-            await page.locator('.ant-select-dropdown').evaluateAll((els) => els.map((e) => e.outerHTML.slice(0, 3000))),
-          );
-          throw e;
-        });
+        .waitFor();
       await page.keyboard.press('Enter');
     }
     await page.locator('.ant-message').getByText('The comparison needs exactly 2 devices').waitFor();

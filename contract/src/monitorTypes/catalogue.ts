@@ -81,6 +81,9 @@ export const MONITOR_TYPES: readonly MonitorType[] = [
   t(8, 'temperatureHumidity', 'Temperature and humidity', '温湿度', '온습도', [
     temperature,
     q('humidity', '%RH', 'Humidity', '湿度', '습도'),
+    // Weather stations of this type also report wind (spec §3 Monitor record; direction shown as compass names, §4).
+    q('windSpeed', 'm/s', 'Wind speed', '风速', '풍속'),
+    q('windDirection', '°', 'Wind direction', '风向', '풍향'),
   ]),
   t(9, 'tilt', 'Tilt', '倾角', '경사', [
     q('tiltX', '°', 'Tilt X', 'X 倾角', 'X 경사'),

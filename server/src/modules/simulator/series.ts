@@ -249,7 +249,11 @@ const GENERATORS: Record<number, Gen> = {
   8: (p, t) => {
     const temp = airTemperature(p.world, t) + 0.2 * n(p, t, 1);
     const hum = 95 - 2.2 * (temp - 5) + 1.5 * Math.min(10, rainIntensity(p.world, t)) + 2 * n(p, t, 2);
-    return { temperature: round(temp, 1), humidity: round(clamp(hum, 15, 100), 1) };
+    // Wind: a prevailing direction swinging through the day, calm spells (speed 0) now and then.
+    const gust = Math.max(0, 2.5 + 2 * smooth(p.seed ^ 11, t, 3 * HOUR) + 0.8 * n(p, t, 3));
+    const windSpeed = u01(p.seed, t, 12) < 0.05 ? 0 : round(gust, 1);
+    const windDirection = round((((200 + 60 * smooth(p.seed ^ 13, t, 6 * HOUR)) % 360) + 360) % 360, 0);
+    return { temperature: round(temp, 1), humidity: round(clamp(hum, 15, 100), 1), windSpeed, windDirection };
   },
   9: (p, t) => {
     // Tilt: slow drift (degrees) plus a thermal daily term.

@@ -32,6 +32,8 @@ const RANGES: Record<string, [number, number]> = {
   value: [0, 100],
   temperature: [-30, 50],
   humidity: [0, 100],
+  windSpeed: [0, 40],
+  windDirection: [0, 360],
   tiltX: [-10, 10],
   tiltY: [-10, 10],
   pressure: [0, 2000],

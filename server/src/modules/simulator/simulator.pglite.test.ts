@@ -16,6 +16,8 @@ const RANGES: Record<string, [number, number]> = {
   displacement: [-500, 500],
   temperature: [-30, 50],
   humidity: [0, 100],
+  windSpeed: [0, 40],
+  windDirection: [0, 360],
   waterLevel: [0, 250],
   pH: [4, 10],
   conductivity: [0, 3000],
