@@ -360,6 +360,7 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
       }
       result.devices++;
     }
+    await placeDemoDevices(call, platformId, s.lon, s.lat);
   }
   // Alert values on a few devices, placed on the simulator's series so its episodes raise several levels.
   await seedDemoAlerts(call, made);
@@ -369,4 +370,38 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
     url: 'https://www.mnr.gov.cn/',
   });
   return result;
+}
+
+/**
+ * Places a site's demo devices for the graphical monitor screens: down the schematic as a line of
+ * instruments across the slope or structure, and on the map on a ring of about 150 m around the site.
+ */
+async function placeDemoDevices(
+  call: <T>(method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) => Promise<T>,
+  platformId: number,
+  lon: number,
+  lat: number,
+): Promise<void> {
+  const list = await call<{ list: { deviceId: number }[] }>(
+    'GET',
+    '/api/v2/data/information/device/common/getListPage',
+    {
+      platformId: String(platformId),
+      pageNum: '1',
+      pageSize: '100',
+    },
+  );
+  const ids = list.list.map((d) => d.deviceId).sort((a, b) => a - b);
+  const n = ids.length;
+  for (let i = 0; i < n; i++) {
+    const f = n === 1 ? 0.5 : i / (n - 1);
+    const angle = (2 * Math.PI * i) / n;
+    await call('POST', '/api/v2/data/monitor/view/updatePosition', {
+      deviceId: ids[i],
+      sketchX: Number((0.12 + 0.76 * f).toFixed(3)),
+      sketchY: Number((0.25 + 0.45 * f + 0.08 * Math.sin(6 * f)).toFixed(3)),
+      lon: Number((lon + 0.0018 * Math.cos(angle)).toFixed(6)),
+      lat: Number((lat + 0.0013 * Math.sin(angle)).toFixed(6)),
+    });
+  }
 }
