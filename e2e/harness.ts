@@ -138,13 +138,22 @@ export async function loginAs(page: Page, url: string, account: string, password
       lastNotice = (await notice.textContent(quick).catch(() => '')) ?? '';
       if (retries < 2 && (await submit.isEnabled(quick).catch(() => false))) {
         retries++;
-        const pw = await page.locator('#password').inputValue(quick).catch(() => 'x');
-        if (!pw) await page.locator('#password').fill(password, quick).catch(() => undefined);
+        const pw = await page
+          .locator('#password')
+          .inputValue(quick)
+          .catch(() => 'x');
+        if (!pw)
+          await page
+            .locator('#password')
+            .fill(password, quick)
+            .catch(() => undefined);
         await submit.click(quick).catch(() => undefined);
       }
     }
     await page.waitForTimeout(250);
   }
   await shot(page, `login-failed-${account}`).catch(() => undefined);
-  throw new Error(`login as ${account} did not reach the home page; url ${page.url()}; notice: ${lastNotice || 'none'}`);
+  throw new Error(
+    `login as ${account} did not reach the home page; url ${page.url()}; notice: ${lastNotice || 'none'}`,
+  );
 }

@@ -1,8 +1,11 @@
 // The tsManagement feature's contract: tailings supervision (TS) records, spec §2 TSManagement, §3 Tailings
-// ("supervision record"), §4 ("Tailings rectification: completed or incomplete").
+// ("supervision record": affiliated enterprise, pond name, pond status, problem type, rectification content,
+// documents, result and result document, responsible person, regulatory person, completion status and time),
+// §4 ("Tailings rectification: completed or incomplete").
 import { z } from 'zod';
 import { pageQuery, zInt, zOptText, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
+import type { TAILINGS_STATUSES } from '../platforms/details.ts';
 import {
   fromJsonText,
   optChoice,
@@ -25,10 +28,25 @@ export const TS_ITEMS = [
 export type TsItem = (typeof TS_ITEMS)[number];
 export const TS_ITEM_RESULTS = ['ok', 'problem'] as const;
 export type TsItemResult = (typeof TS_ITEM_RESULTS)[number];
+/** What kind of problem a record is about (its problem type), in the order of the pickers. */
+export const TS_PROBLEM_TYPES = [
+  'damSafety',
+  'seepage',
+  'drainage',
+  'floodDischarge',
+  'monitoringFacilities',
+  'dryBeach',
+  'management',
+  'other',
+] as const;
+export type TsProblemType = (typeof TS_PROBLEM_TYPES)[number];
 /** Spec §4: the rectification of a tailings supervision record is completed or incomplete. */
 export const TS_STATES = ['completed', 'incomplete'] as const;
 export type TsState = (typeof TS_STATES)[number];
-/** At most 3 attachments (spec §5: at most 3 files), uploaded as kind 'attachment' (Word, PDF, jpg, png). */
+/**
+ * At most 3 documents and at most 3 result documents (spec §5: at most 3 files), each uploaded as kind
+ * 'attachment' (Word, PDF, jpg, png) for the record's site.
+ */
 export const TS_MAX_ATTACHMENTS = 3;
 
 export const tsItemCheck = z.object({
@@ -43,7 +61,10 @@ const tsFields = {
   platformId: zInt().describe('The tailings site inspected'),
   inspectionDate: date('Inspection date'),
   inspector: zText(100).describe('Who inspected'),
-  responsiblePerson: optText(100, "The pond's responsible person"),
+  problemType: optChoice(
+    TS_PROBLEM_TYPES,
+    'Problem type; required when an item has a problem (a type alone also makes the record a problem)',
+  ),
   /** Every item of TS_ITEMS with its result; a JSON string in a form. */
   items: z
     .preprocess(
@@ -55,12 +76,15 @@ const tsFields = {
     ),
   dryBeachLength: optNumber('Measured dry beach length, m', 0, 100000),
   findings: optText(4000, 'Findings'),
-  requirement: optText(4000, 'Rectification requirement; required when an item has a problem'),
-  deadline: optDate('Rectification deadline; required when an item has a problem'),
-  state: z.enum(TS_STATES).describe('Rectification state'),
-  completedDate: optDate('Completion date; required when completed'),
-  completionNote: optText(4000, 'How it was rectified'),
-  attachments: optFileIds('Attachment file ids (upload kind attachment), at most 3'),
+  requirement: optText(4000, 'Rectification content (what must be rectified); required when there is a problem'),
+  deadline: optDate('Rectification deadline; required when there is a problem'),
+  attachments: optFileIds('Document file ids (upload kind attachment), at most 3'),
+  responsiblePersonId: optId("The responsible person (a responsible person of the site's, or one bound to no site)"),
+  regulatoryPerson: optText(100, 'The regulatory person (supervisor of the authority)'),
+  state: z.enum(TS_STATES).describe('Completion status (rectification completed or incomplete)'),
+  completedDate: optDate('Completion time (date); required when completed'),
+  result: optText(4000, 'Result of the rectification'),
+  resultAttachments: optFileIds('Result document file ids (upload kind attachment), at most 3'),
 };
 
 export const tsAddBody = z.object(tsFields);
@@ -69,7 +93,8 @@ export const tsIdBody = z.object({ id: zInt() });
 export const tsSetRectifiedBody = z.object({
   id: zInt(),
   completedDate: date('Completion date'),
-  completionNote: optText(4000, 'How it was rectified'),
+  result: optText(4000, 'Result of the rectification'),
+  resultAttachments: optFileIds('Result document file ids, at most 3 (left out: the stored ones are kept)'),
 });
 export const TS_SORT_FIELDS = [
   'inspectionDate',
@@ -78,6 +103,8 @@ export const TS_SORT_FIELDS = [
   'state',
   'completedDate',
   'inspector',
+  'problemType',
+  'responsiblePerson',
   'createdAt',
 ] as const;
 export const tsListQuery = pageQuery(10).extend({
@@ -85,6 +112,8 @@ export const tsListQuery = pageQuery(10).extend({
   state: optChoice(TS_STATES, 'Rectification state'),
   startDate: optDate('Inspected on or after'),
   endDate: optDate('Inspected on or before'),
+  problemType: optChoice(TS_PROBLEM_TYPES, 'Problem type'),
+  responsiblePersonId: optId('Records of this responsible person'),
   keyword: zOptText(100),
   overdue: optFlag('Only incomplete records past their deadline'),
 });
@@ -95,15 +124,26 @@ export interface TsAttachment {
   mime: string | null;
 }
 
+export type TsPondStatus = (typeof TAILINGS_STATUSES)[number];
+
 export interface TsRecord {
   id: number;
   platformId: number;
+  /** The pond name: the tailings site's name. */
   platformName: string;
-  /** The site's enterprise (tailings enterprise), when bound. */
+  /** The affiliated enterprise: the site's bound enterprise, when there is one. */
+  enterpriseId: number | null;
   enterpriseName: string | null;
+  /** The pond status: the site's `status` detail, when set. */
+  pondStatus: TsPondStatus | null;
   inspectionDate: string;
   inspector: string;
+  problemType: TsProblemType | null;
+  responsiblePersonId: number | null;
+  /** The responsible person's name and phone (null when none, or the person was removed). */
   responsiblePerson: string | null;
+  responsiblePhone: string | null;
+  regulatoryPerson: string | null;
   items: Record<TsItem, TsItemCheck>;
   /** How many items have a problem. */
   problems: number;
@@ -115,8 +155,10 @@ export interface TsRecord {
   /** Incomplete with its deadline before today (server date). */
   overdue: boolean;
   completedDate: string | null;
-  completionNote: string | null;
+  result: string | null;
+  /** The documents. */
   attachments: TsAttachment[];
+  resultAttachments: TsAttachment[];
   createdBy: string | null;
   createdAt: string;
   updatedAt: string;
@@ -126,8 +168,21 @@ export interface TsRecord {
 export interface TsSite {
   platformId: number;
   name: string;
+  enterpriseId: number | null;
   enterpriseName: string | null;
+  pondStatus: TsPondStatus | null;
 }
+
+/** A responsible person who may be chosen for a site's records. */
+export interface TsPerson {
+  id: number;
+  name: string;
+  phone: string;
+  title: string | null;
+}
+export const tsPersonsQuery = z.object({
+  platformId: optId('Persons who may be chosen for this site (bound to it, or to no site); all visible if left out'),
+});
 
 const tags = ['tsManagement'];
 const B = '/api/v2/data/information/tsManagement';
@@ -138,7 +193,7 @@ export const tsManagementRoutes = routeTable({
     path: `${B}/getListPage`,
     permission: P,
     summary:
-      "Tailings supervision records of the sites in the caller's data scope, paged (default 10); filters platformId, state, startDate, endDate, keyword, overdue; sortField inspectionDate|deadline|platformName|state|completedDate|inspector|createdAt (default newest inspection first)",
+      "Tailings supervision records of the sites in the caller's data scope, paged (default 10); filters platformId, state, problemType, responsiblePersonId, startDate, endDate, keyword, overdue; sortField inspectionDate|deadline|platformName|state|completedDate|inspector|problemType|responsiblePerson|createdAt (default newest inspection first)",
     tags,
     query: tsListQuery,
   },
@@ -146,8 +201,18 @@ export const tsManagementRoutes = routeTable({
     method: 'GET',
     path: `${B}/getSites`,
     permission: P,
-    summary: "The tailings sites in the caller's data scope, by name (for pickers)",
+    summary:
+      "The tailings sites in the caller's data scope, by name, with their enterprise and pond status (for pickers)",
     tags,
+  },
+  persons: {
+    method: 'GET',
+    path: `${B}/getPersons`,
+    permission: P,
+    summary:
+      "Responsible persons in the caller's data scope who may be chosen for a site's records (bound to the site or to no site), by name",
+    tags,
+    query: tsPersonsQuery,
   },
   add: {
     method: 'POST',
@@ -161,7 +226,7 @@ export const tsManagementRoutes = routeTable({
     method: 'POST',
     path: `${B}/edit`,
     permission: P,
-    summary: 'Edit a tailings supervision record (attachments left out are kept)',
+    summary: 'Edit a tailings supervision record (documents or result documents left out are kept)',
     tags,
     body: tsEditBody,
   },
@@ -177,7 +242,7 @@ export const tsManagementRoutes = routeTable({
     method: 'POST',
     path: `${B}/setRectified`,
     permission: P,
-    summary: 'Mark the rectification of a record completed, with its date and note',
+    summary: 'Mark the rectification of a record completed, with its date, result and result documents',
     tags,
     body: tsSetRectifiedBody,
   },

@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
-import type { TsItem, TsItemCheck, TsSite, TsState } from '@geosentry/contract';
+import type { TsItem, TsItemCheck, TsPerson, TsPondStatus, TsProblemType, TsSite, TsState } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 import { iso, isDbId, likePattern, orderBy } from '../devices/common.ts';
@@ -15,12 +15,16 @@ const SORTABLE: Record<string, string> = {
   state: 'r.state',
   completedDate: 'r.completed_date',
   inspector: 'r.inspector',
+  problemType: 'r.problem_type',
+  responsiblePerson: 'rp.name',
   createdAt: 'r.created_at',
 };
 
 export interface TsFilter {
   platformId?: number | undefined;
   state?: TsState | undefined;
+  problemType?: TsProblemType | undefined;
+  responsiblePersonId?: number | undefined;
   startDate?: string | undefined;
   endDate?: string | undefined;
   keyword?: string | undefined;
@@ -29,6 +33,8 @@ export interface TsFilter {
 
 /** Today's date (yyyy-MM-dd) by the database's clock, UTC. */
 const today = sql<string>`(now() at time zone 'utc')::date`;
+/** The pond status: the tailings site's `status` detail. */
+const pondStatus = sql<string | null>`p.details->>'status'`;
 
 function base(db: Db, scope: DataScope, f: TsFilter) {
   let q = whereInScope(
@@ -36,19 +42,24 @@ function base(db: Db, scope: DataScope, f: TsFilter) {
       .selectFrom('ts_records as r')
       .innerJoin('platforms as p', 'p.id', 'r.platform_id')
       .leftJoin('enterprises as e', 'e.id', 'p.enterprise_id')
+      .leftJoin('responsible_persons as rp', 'rp.id', 'r.responsible_person_id')
       .leftJoin('users as u', 'u.id', 'r.created_by'),
     scope,
     'r.platform_id',
   );
   if (f.platformId !== undefined) q = q.where('r.platform_id', '=', isDbId(f.platformId) ? f.platformId : 0);
   if (f.state) q = q.where('r.state', '=', f.state);
+  if (f.problemType) q = q.where('r.problem_type', '=', f.problemType);
+  if (f.responsiblePersonId !== undefined)
+    q = q.where('r.responsible_person_id', '=', isDbId(f.responsiblePersonId) ? f.responsiblePersonId : 0);
   if (f.startDate) q = q.where(sql<SqlBool>`r.inspection_date >= ${f.startDate}::date`);
   if (f.endDate) q = q.where(sql<SqlBool>`r.inspection_date <= ${f.endDate}::date`);
   if (f.keyword) {
     const k = likePattern(f.keyword);
     q = q.where(
-      sql<SqlBool>`(lower(r.inspector) like ${k} or lower(coalesce(r.responsible_person, '')) like ${k}
-        or lower(coalesce(r.findings, '')) like ${k} or lower(coalesce(r.requirement, '')) like ${k}
+      sql<SqlBool>`(lower(r.inspector) like ${k} or lower(coalesce(rp.name, '')) like ${k}
+        or lower(coalesce(r.regulatory_person, '')) like ${k} or lower(coalesce(r.findings, '')) like ${k}
+        or lower(coalesce(r.requirement, '')) like ${k} or lower(coalesce(r.result, '')) like ${k}
         or lower(p.name) like ${k})`,
     );
   }
@@ -64,10 +75,16 @@ function selectRows(db: Db, scope: DataScope, f: TsFilter = {}) {
     'r.id',
     'r.platform_id',
     'p.name as platform_name',
+    'p.enterprise_id',
     'e.name as enterprise_name',
+    pondStatus.as('pond_status'),
     day('r.inspection_date').as('inspection_date'),
     'r.inspector',
-    'r.responsible_person',
+    'r.problem_type',
+    'r.responsible_person_id',
+    'rp.name as responsible_name',
+    'rp.phone as responsible_phone',
+    'r.regulatory_person',
     'r.items',
     'r.dry_beach_length',
     'r.findings',
@@ -76,8 +93,9 @@ function selectRows(db: Db, scope: DataScope, f: TsFilter = {}) {
     'r.state',
     sql<boolean>`(r.state = 'incomplete' and r.deadline is not null and r.deadline < ${today})`.as('overdue'),
     day('r.completed_date').as('completed_date'),
-    'r.completion_note',
+    'r.result',
     'r.attachments',
+    'r.result_attachments',
     'u.name as created_by_name',
     'r.created_at',
     'r.updated_at',
@@ -88,10 +106,16 @@ export interface TsRaw {
   id: number;
   platformId: number;
   platformName: string;
+  enterpriseId: number | null;
   enterpriseName: string | null;
+  pondStatus: TsPondStatus | null;
   inspectionDate: string;
   inspector: string;
+  problemType: TsProblemType | null;
+  responsiblePersonId: number | null;
   responsiblePerson: string | null;
+  responsiblePhone: string | null;
+  regulatoryPerson: string | null;
   items: Record<TsItem, TsItemCheck>;
   dryBeachLength: number | null;
   findings: string | null;
@@ -100,22 +124,31 @@ export interface TsRaw {
   state: TsState;
   overdue: boolean;
   completedDate: string | null;
-  completionNote: string | null;
+  result: string | null;
   attachments: string[];
+  resultAttachments: string[];
   createdBy: string | null;
   createdAt: string;
   updatedAt: string;
 }
+
+const fileIds = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : []);
 
 type Raw = Awaited<ReturnType<ReturnType<typeof selectRows>['executeTakeFirstOrThrow']>>;
 const present = (r: Raw): TsRaw => ({
   id: r.id,
   platformId: r.platform_id,
   platformName: r.platform_name,
+  enterpriseId: r.enterprise_id,
   enterpriseName: r.enterprise_name ?? null,
+  pondStatus: (r.pond_status ?? null) as TsPondStatus | null,
   inspectionDate: r.inspection_date ?? '',
   inspector: r.inspector,
-  responsiblePerson: r.responsible_person,
+  problemType: (r.problem_type ?? null) as TsProblemType | null,
+  responsiblePersonId: r.responsible_person_id,
+  responsiblePerson: r.responsible_name ?? null,
+  responsiblePhone: r.responsible_phone ?? null,
+  regulatoryPerson: r.regulatory_person,
   items: (r.items ?? {}) as Record<TsItem, TsItemCheck>,
   dryBeachLength: r.dry_beach_length,
   findings: r.findings,
@@ -124,8 +157,9 @@ const present = (r: Raw): TsRaw => ({
   state: r.state as TsState,
   overdue: r.overdue === true,
   completedDate: r.completed_date,
-  completionNote: r.completion_note,
-  attachments: Array.isArray(r.attachments) ? (r.attachments as string[]) : [],
+  result: r.result,
+  attachments: fileIds(r.attachments),
+  resultAttachments: fileIds(r.result_attachments),
   createdBy: r.created_by_name ?? null,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
@@ -162,32 +196,38 @@ export interface TsWrite {
   platformId: number;
   inspectionDate: string;
   inspector: string;
-  responsiblePerson?: string | undefined;
+  problemType?: TsProblemType | undefined;
   items: Record<TsItem, TsItemCheck>;
   dryBeachLength?: number | undefined;
   findings?: string | undefined;
   requirement?: string | undefined;
   deadline?: string | undefined;
+  attachments: string[];
+  responsiblePersonId?: number | undefined;
+  regulatoryPerson?: string | undefined;
   state: TsState;
   completedDate?: string | undefined;
-  completionNote?: string | undefined;
-  attachments: string[];
+  result?: string | undefined;
+  resultAttachments: string[];
 }
 
 const columns = (w: TsWrite) => ({
   platform_id: w.platformId,
   inspection_date: w.inspectionDate,
   inspector: w.inspector,
-  responsible_person: w.responsiblePerson ?? null,
+  problem_type: w.problemType ?? null,
   items: JSON.stringify(w.items),
   dry_beach_length: w.dryBeachLength ?? null,
   findings: w.findings ?? null,
   requirement: w.requirement ?? null,
   deadline: w.deadline ?? null,
+  attachments: JSON.stringify(w.attachments),
+  responsible_person_id: w.responsiblePersonId ?? null,
+  regulatory_person: w.regulatoryPerson ?? null,
   state: w.state,
   completed_date: w.state === 'completed' ? (w.completedDate ?? null) : null,
-  completion_note: w.completionNote ?? null,
-  attachments: JSON.stringify(w.attachments),
+  result: w.result ?? null,
+  result_attachments: JSON.stringify(w.resultAttachments),
 });
 
 export async function insertTs(db: Db, w: TsWrite, userId: number): Promise<number> {
@@ -207,13 +247,20 @@ export async function updateTs(db: Db, id: number, w: TsWrite): Promise<void> {
     .execute();
 }
 
-export async function setRectified(db: Db, id: number, completedDate: string, note: string | undefined): Promise<void> {
+export interface TsRectification {
+  completedDate: string;
+  result?: string | undefined;
+  resultAttachments?: string[] | undefined;
+}
+
+export async function setRectified(db: Db, id: number, r: TsRectification): Promise<void> {
   await db.k
     .updateTable('ts_records')
     .set({
       state: 'completed',
-      completed_date: completedDate,
-      ...(note !== undefined ? { completion_note: note } : {}),
+      completed_date: r.completedDate,
+      ...(r.result !== undefined ? { result: r.result } : {}),
+      ...(r.resultAttachments !== undefined ? { result_attachments: JSON.stringify(r.resultAttachments) } : {}),
       updated_at: new Date(),
     })
     .where('id', '=', id)
@@ -236,7 +283,7 @@ export async function tailingsSites(db: Db, scope: DataScope): Promise<TsSite[]>
     db.k
       .selectFrom('platforms as p')
       .leftJoin('enterprises as e', 'e.id', 'p.enterprise_id')
-      .select(['p.id', 'p.name', 'e.name as enterprise_name'])
+      .select(['p.id', 'p.name', 'p.enterprise_id', 'e.name as enterprise_name', pondStatus.as('pond_status')])
       .where('p.type', '=', 'tailings'),
     scope,
     'p.id',
@@ -244,5 +291,29 @@ export async function tailingsSites(db: Db, scope: DataScope): Promise<TsSite[]>
     .orderBy('p.name')
     .orderBy('p.id')
     .execute();
-  return rows.map((r) => ({ platformId: r.id, name: r.name, enterpriseName: r.enterprise_name ?? null }));
+  return rows.map((r) => ({
+    platformId: r.id,
+    name: r.name,
+    enterpriseId: r.enterprise_id,
+    enterpriseName: r.enterprise_name ?? null,
+    pondStatus: (r.pond_status ?? null) as TsPondStatus | null,
+  }));
 }
+
+/**
+ * The responsible persons who may be chosen for a site's records: bound to that site or to no site (with
+ * no site given: those visible to the scope, i.e. bound to no site or to one of its sites). By name.
+ */
+export async function choosablePersons(db: Db, scope: DataScope, platformId?: number): Promise<TsPerson[]> {
+  const bound = (ids: number[]) =>
+    sql<SqlBool>`exists (select 1 from person_platforms pp where pp.person_id = rp.id and pp.platform_id in (${sql.join(
+      ids.map((x) => sql`${x}`),
+    )}))`;
+  const unbound = sql<SqlBool>`not exists (select 1 from person_platforms pp where pp.person_id = rp.id)`;
+  let q = db.k.selectFrom('responsible_persons as rp').select(['rp.id', 'rp.name', 'rp.phone', 'rp.title']);
+  if (platformId !== undefined) q = q.where(sql<SqlBool>`(${unbound} or ${bound([platformId])})`);
+  else if (!scope.all)
+    q = q.where(scope.platformIds.length ? sql<SqlBool>`(${unbound} or ${bound(scope.platformIds)})` : unbound);
+  return q.orderBy('rp.name').orderBy('rp.id').execute();
+}
+
