@@ -34,6 +34,14 @@ export type NotifyEvent = Pick<
 export const eventSeq = (e: Pick<NotifyEvent, 'kind' | 'level' | 'reminder'>): number =>
   e.kind === 'reminder' ? 100 + (e.reminder ?? 1) : e.level;
 
+/** Lookups remembered per transaction (see `enqueueForEvent`). */
+const memos = new WeakMap<object, Map<string, Promise<unknown>>>();
+function txMemo(tx: object): Map<string, Promise<unknown>> {
+  let m = memos.get(tx);
+  if (!m) memos.set(tx, (m = new Map()));
+  return m;
+}
+
 /** Channels used when an event names none: mail to contacts with an email, ordinary SMS to those with a phone. */
 const DEFAULT_CHANNELS: readonly AlertChannel[] = ['mail', 'sms'];
 
@@ -106,14 +114,24 @@ export class AlertNotifier {
     const db = tx ?? this.ctx.db.k;
     const now = this.now();
     const seq = eventSeq(event);
-    const levels = await repo.listLevels(db);
+    // Inside a transaction the lookups are remembered for that transaction (the alert engine stores a whole
+    // evaluation pass, many events, in one); outside, each call reads afresh.
+    const memo = tx ? txMemo(tx) : null;
+    const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+      if (!memo) return load();
+      let p = memo.get(key) as Promise<T> | undefined;
+      if (!p) {
+        p = load();
+        memo.set(key, p);
+        p.catch(() => memo.delete(key));
+      }
+      return p;
+    };
+    const levels = await once('levels', () => repo.listLevels(db));
     const levelRow = levels.find((l) => l.level === event.level);
-    const recipients = await repo.recipientsFor(
-      db,
-      event.platformId,
-      event.level,
-      [],
-      event.groupId !== null && event.groupId !== undefined ? [event.groupId] : [],
+    const groups = event.groupId !== null && event.groupId !== undefined ? [event.groupId] : [];
+    const recipients = await once(`recipients:${event.platformId}:${event.level}:${groups.join(',')}`, () =>
+      repo.recipientsFor(db, event.platformId, event.level, [], groups),
     );
     let written = 0;
     if (recipients.length) {
@@ -122,14 +140,17 @@ export class AlertNotifier {
       if (event.kind === 'offline') tpl = OFFLINE_TEXTS;
       else {
         let row: AlertTemplateRow | undefined;
-        if (levelRow?.templateId) row = await repo.getTemplate(db, levelRow.templateId);
-        row ??= await repo.defaultTemplate(db);
+        const templateId = levelRow?.templateId;
+        if (templateId) row = await once(`template:${templateId}`, () => repo.getTemplate(db, templateId));
+        row ??= await once('template:default', () => repo.defaultTemplate(db));
         if (row) {
           tpl = { subject: row.subject, content: row.content };
           templateCode = row.smsTemplateCode;
         }
       }
-      const names = await repo.siteAndDevice(db, event.platformId, event.deviceId);
+      const names = await once(`names:${event.platformId}:${event.deviceId}`, () =>
+        repo.siteAndDevice(db, event.platformId, event.deviceId),
+      );
       const facts: AlertFacts = {
         level: event.level,
         siteName: event.platformName ?? names.siteName ?? `#${event.platformId}`,
@@ -231,15 +252,10 @@ export class AlertNotifier {
 
   async onEventAfterCommit(event: AlertEvent): Promise<void> {
     if (this.stopped) return;
-    const seq = eventSeq(event);
-    const exists = await this.ctx.db.k
-      .selectFrom('notification_outbox')
-      .select('id')
-      .where('alert_id', '=', event.alertId)
-      .where('event_seq', '=', seq)
-      .limit(1)
-      .executeTakeFirst();
-    if (!exists) await this.enqueueForEvent(event);
+    // Done in the alert's transaction already (its outbox rows, or, without recipients, its notified mark at
+    // this level): nothing to write again. Otherwise (the in-transaction enqueue failed) it is written now.
+    if (!(await repo.eventEnqueued(this.ctx.db.k, event.alertId, eventSeq(event), event.level)))
+      await this.enqueueForEvent(event);
     this.kick();
   }
 

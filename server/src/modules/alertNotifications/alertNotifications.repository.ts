@@ -584,6 +584,20 @@ export async function alertCount(db: Exec, alertId: number): Promise<number> {
   return r ? Number(r.count) : 0;
 }
 
+/**
+ * Whether an alert event's notifications are written: an outbox row of the event exists, or (an event without
+ * recipients writes none) the alert's notified mark has reached the event's level. One statement.
+ */
+export async function eventEnqueued(db: Exec, alertId: number, eventSeq: number, level: number): Promise<boolean> {
+  if (!isDbId(alertId)) return false;
+  const r = await sql<{ ok: boolean }>`
+    select (exists (select 1 from notification_outbox where alert_id = ${alertId} and event_seq = ${eventSeq})
+      or exists (select 1 from alert_notification_marks where alert_id = ${alertId} and last_level >= ${level})) as ok`.execute(
+    db,
+  );
+  return !!r.rows[0]?.ok;
+}
+
 /** Records that the alert was notified now (raised, escalated, offline). */
 export async function markNotified(db: Exec, alertId: number, level: number, now: Date, count: number): Promise<void> {
   await db

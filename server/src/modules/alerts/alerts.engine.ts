@@ -52,10 +52,55 @@ interface Decision {
 }
 
 const BASE_TTL_MS = 60_000;
+/** A device's readings window is rebuilt from the database after this long. */
+const WINDOW_TTL_MS = 120_000;
+/** Devices whose readings window is kept (beyond that the windows are dropped and rebuilt when needed). */
+const MAX_WINDOWS = 20_000;
+/** Readings kept per window at most (a window needing more is read from the database each pass). */
+const MAX_WINDOW_ROWS = 20_000;
+const FAR_FUTURE_MS = Date.UTC(9999, 0, 1);
+
+type Row = { ts: number; vals: Record<string, number> };
+/** Stored readings of one device, oldest first: every stored reading with ts >= `complete` is in `rows`. */
+interface DeviceWindow {
+  rows: Row[];
+  complete: number;
+  loadedAt: number;
+}
 /** Most readings evaluated in one pass. */
 const MAX_PASS = 20_000;
 const EVIDENCE_BEFORE = 20;
 const DEFAULT_RELATION_WINDOW_MS = 3_600_000;
+
+/** Index of the first row with ts >= t (rows sorted by ts). */
+function firstRowAtOrAfter(rows: readonly Row[], t: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid]!.ts < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Adds a committed reading to a window in time order (the same time again replaces it). */
+function addRow(rows: Row[], r: Row): void {
+  const last = rows.at(-1);
+  if (!last || last.ts < r.ts) {
+    rows.push(r);
+    return;
+  }
+  const i = firstRowAtOrAfter(rows, r.ts);
+  if (rows[i]?.ts === r.ts) rows[i] = r;
+  else rows.splice(i, 0, r);
+}
+
+/** Whether a window holds all a request needs: everything from `from` on and `before` readings before it. */
+function covers(w: DeviceWindow, q: repo.SeriesRequest): boolean {
+  if (w.complete > q.from) return false;
+  return w.complete === -Infinity || firstRowAtOrAfter(w.rows, q.from) >= q.before;
+}
 
 export const toEvalRule = (r: {
   id: number;
@@ -123,6 +168,13 @@ export class AlertEngine {
   private bases = new Map<number, { at: number; values: Record<string, number> }>();
   /** Multi-device rules: each member's latest level (by relation, then "deviceId:quantity"). */
   private members = new Map<number, Map<string, { level: number; metric: number | null; ts: number }>>();
+  /**
+   * The rolling window of stored readings per device, kept from pass to pass: each pass adds the readings it
+   * evaluates (they are committed) and trims what no rule needs any more, so a pass reads from the database
+   * only the devices whose window is missing, too short or older than WINDOW_TTL_MS (readings edited or deleted
+   * by an operator reach evaluation by that rebuild).
+   */
+  private windows = new Map<number, DeviceWindow>();
   private queue: ({ kind: 'readings'; items: CommittedReading[] } | { kind: 'states'; items: StateChange[] })[] = [];
   private running: Promise<void> | null = null;
   /** Readings waiting for evaluation. */
@@ -141,6 +193,8 @@ export class AlertEngine {
   invalidate(): void {
     this.rulesByDevice = null;
     this.loading = null;
+    // Devices without rules had their readings dropped meanwhile: their windows may miss some.
+    this.windows.clear();
   }
 
   /**
@@ -307,13 +361,8 @@ export class AlertEngine {
       }
       reqs.push({ deviceId, from: min - ms, to: max, before: points });
     }
-    const stored = await repo.readingsFor(this.ctx.db, reqs);
-    const rowsOf = new Map<number, { ts: number; vals: Record<string, number> }[]>();
-    for (const r of stored) {
-      let l = rowsOf.get(r.deviceId);
-      if (!l) rowsOf.set(r.deviceId, (l = []));
-      l.push(r);
-    }
+    const rowsOf = await this.series(reqs, byDevice);
+    const toStore: { device: repo.EvalDevice; decisions: Decision[] }[] = [];
     for (const [deviceId, rs] of byDevice) {
       const device = devices.get(deviceId);
       if (!device || device.platformId === null) continue;
@@ -372,9 +421,76 @@ export class AlertEngine {
       }
       if (decisions.length) {
         decisions.sort((a, b) => a.ts - b.ts);
-        await this.store(device, decisions);
+        toStore.push({ device, decisions });
       }
     }
+    if (!toStore.length) return;
+    try {
+      // The pass's decisions in one transaction.
+      await this.store(toStore);
+    } catch (e) {
+      // One device's failure must not cost the others: each device again on its own.
+      this.ctx.log.warn({ err: e }, 'alert pass store failed, storing device by device');
+      for (const x of toStore)
+        try {
+          await this.store([x]);
+        } catch (err) {
+          this.ctx.log.error({ err, deviceId: x.device.id }, 'alert store failed');
+        }
+    }
+  }
+
+  /**
+   * The stored readings each request needs ([from, to] plus `before` readings before `from`), oldest first,
+   * from the devices' rolling windows; windows missing, too short or stale are read from the database (one
+   * query for all of them).
+   */
+  private async series(
+    reqs: readonly repo.SeriesRequest[],
+    fresh: ReadonlyMap<number, readonly CommittedReading[]>,
+  ): Promise<Map<number, Row[]>> {
+    const now = Date.now();
+    const load: repo.SeriesRequest[] = [];
+    for (const q of reqs) {
+      const w = this.windows.get(q.deviceId);
+      if (w && now - w.loadedAt <= WINDOW_TTL_MS) {
+        for (const r of fresh.get(q.deviceId) ?? [])
+          if (r.ts >= w.complete) addRow(w.rows, { ts: r.ts, vals: r.values });
+        if (covers(w, q)) continue;
+      }
+      load.push({ deviceId: q.deviceId, from: q.from, to: FAR_FUTURE_MS, before: q.before });
+    }
+    if (load.length) {
+      const got = new Map<number, Row[]>(load.map((q) => [q.deviceId, []]));
+      for (const r of await repo.readingsFor(this.ctx.db, load)) got.get(r.deviceId)!.push(r);
+      if (this.windows.size + load.length > MAX_WINDOWS) this.windows.clear();
+      for (const q of load) {
+        const rows = got.get(q.deviceId)!;
+        const before = firstRowAtOrAfter(rows, q.from);
+        // All readings from the first one read on are here; with fewer than asked before `from`, all of them.
+        this.windows.set(q.deviceId, {
+          rows,
+          complete: before < q.before || rows.length === 0 ? -Infinity : rows[0]!.ts,
+          loadedAt: now,
+        });
+      }
+    }
+    const out = new Map<number, Row[]>();
+    for (const q of reqs) {
+      const w = this.windows.get(q.deviceId)!;
+      const a = firstRowAtOrAfter(w.rows, q.from);
+      let b = a;
+      while (b < w.rows.length && w.rows[b]!.ts <= q.to) b++;
+      out.set(q.deviceId, w.rows.slice(Math.max(0, a - q.before), b));
+      // Trim what the next pass (readings at or after this one's) no longer needs.
+      const keepFrom = Math.max(0, a - q.before);
+      if (keepFrom > 0) {
+        w.rows.splice(0, keepFrom);
+        w.complete = w.rows[0]!.ts;
+      }
+      if (w.rows.length > MAX_WINDOW_ROWS) this.windows.delete(q.deviceId);
+    }
+    return out;
   }
 
   private async relationDecisions(
@@ -440,114 +556,171 @@ export class AlertEngine {
     return out;
   }
 
-  /** Stores a device's decisions in one transaction; then pushes sockets and notifies listeners. */
-  private async store(device: repo.EvalDevice, decisions: readonly Decision[]): Promise<void> {
+  /**
+   * Stores a pass's decisions (devices in order, each device's oldest first) in one transaction, set-based where
+   * the outcome allows: the firing keys already stored and the open alerts are read in one statement each, hits
+   * and actions are written in one statement each, hits folded into an open alert become one update per alert
+   * (written before any event of that alert, whose listeners read it). Then pushes sockets and notifies
+   * listeners, in order.
+   */
+  private async store(items: readonly { device: repo.EvalDevice; decisions: readonly Decision[] }[]): Promise<void> {
     const events: AlertEvent[] = [];
     const bus = alertEvents(this.ctx);
-    const platformId = device.platformId!;
-    const stateChange = await this.ctx.db.k.transaction().execute(async (tx: Tx) => {
-      for (const d of decisions) {
-        if (await repo.hitExists(tx, d.ruleKey, d.deviceId, d.ts)) continue;
-        // Multi-device alerts are kept under the site's rule, on the device that tipped it.
-        const open = await repo.openAlertForUpdate(tx, d.deviceId, d.family);
-        const values = {
-          rule_id: d.ruleId,
-          relation_id: d.relationId,
-          value_type: d.valueType,
-          level: d.level,
-          threshold: d.threshold,
-          value: d.value,
-          metric: d.metric,
-          at: d.ts,
-          evidence: d.evidence,
-          group_id: d.groupId,
-          channels: d.channels,
-          push_interval_minutes: d.pushIntervalMinutes,
-        };
-        let alertId: number;
-        let kind: AlertEvent['kind'] | null = null;
-        let previous: AlertLevel | null = null;
-        if (!open) {
-          alertId = await repo.insertAlert(tx, {
-            ...values,
-            platform_id: platformId,
-            device_id: d.deviceId,
-            quantity: d.quantity,
-            kind: d.kind,
-            family: d.family,
-          });
-          kind = 'raised';
-          await repo.insertAction(tx, {
-            alertId,
-            action: 'raised',
-            userId: null,
-            userName: null,
+    const all = items.flatMap((x) => x.decisions);
+    let stored = 0;
+    const changes = await this.ctx.db.k.transaction().execute(async (tx: Tx) => {
+      const done = await repo.existingHits(tx, all);
+      const open = await repo.openAlertsForUpdate(tx, all);
+      const hits: Parameters<typeof repo.insertHits>[1][number][] = [];
+      const actions: Parameters<typeof repo.insertActions>[1][number][] = [];
+      /** Hits folded into open alerts, not yet written (by alert id). */
+      const folds = new Map<
+        number,
+        {
+          n: number;
+          values: Omit<repo.NewAlert, 'platform_id' | 'device_id' | 'quantity' | 'kind' | 'family'>;
+          escalate: boolean;
+          lastAt: number;
+        }
+      >();
+      const flush = async (alertId: number): Promise<void> => {
+        const f = folds.get(alertId);
+        if (!f) return;
+        folds.delete(alertId);
+        await repo.foldIntoAlert(tx, alertId, f.values, f.escalate, f.n, f.lastAt);
+      };
+      for (const { device, decisions } of items) {
+        const platformId = device.platformId!;
+        for (const d of decisions) {
+          const hitKey = `${d.ruleKey}|${d.deviceId}|${d.ts}`;
+          if (done.has(hitKey)) continue;
+          done.add(hitKey);
+          // Multi-device alerts are kept under the site's rule, on the device that tipped it.
+          const openKey = d.family.startsWith('multi:') ? `*|${d.family}` : `${d.deviceId}|${d.family}`;
+          const o = open.get(openKey);
+          const values = {
+            rule_id: d.ruleId,
+            relation_id: d.relationId,
+            value_type: d.valueType,
             level: d.level,
-            detail: { value: d.value, metric: d.metric, threshold: d.threshold, ts: new Date(d.ts).toISOString() },
-          });
-        } else {
-          alertId = open.id;
-          const escalate = d.level > open.level;
-          await repo.foldIntoAlert(tx, alertId, values, escalate);
-          if (escalate) {
-            kind = 'escalated';
-            previous = open.level as AlertLevel;
-            await repo.insertAction(tx, {
+            threshold: d.threshold,
+            value: d.value,
+            metric: d.metric,
+            at: d.ts,
+            evidence: d.evidence,
+            group_id: d.groupId,
+            channels: d.channels,
+            push_interval_minutes: d.pushIntervalMinutes,
+          };
+          let alertId: number;
+          let kind: AlertEvent['kind'] | null = null;
+          let previous: AlertLevel | null = null;
+          if (!o) {
+            alertId = await repo.insertAlert(tx, {
+              ...values,
+              platform_id: platformId,
+              device_id: d.deviceId,
+              quantity: d.quantity,
+              kind: d.kind,
+              family: d.family,
+            });
+            open.set(openKey, { id: alertId, level: d.level, count: 1 });
+            kind = 'raised';
+            actions.push({
               alertId,
-              action: 'escalated',
+              action: 'raised',
               userId: null,
               userName: null,
               level: d.level,
-              detail: {
-                from: open.level,
-                value: d.value,
-                metric: d.metric,
-                threshold: d.threshold,
-                ts: new Date(d.ts).toISOString(),
-              },
+              detail: { value: d.value, metric: d.metric, threshold: d.threshold, ts: new Date(d.ts).toISOString() },
             });
+          } else {
+            alertId = o.id;
+            const escalate = d.level > o.level;
+            // An escalation is written at once (its event follows), so pending hits end with at most one.
+            const f = folds.get(alertId);
+            if (f) {
+              f.n++;
+              f.values = values;
+              f.escalate = escalate;
+              f.lastAt = Math.max(f.lastAt, d.ts);
+            } else folds.set(alertId, { n: 1, values, escalate, lastAt: d.ts });
+            if (escalate) {
+              kind = 'escalated';
+              previous = o.level as AlertLevel;
+              o.level = d.level;
+              actions.push({
+                alertId,
+                action: 'escalated',
+                userId: null,
+                userName: null,
+                level: d.level,
+                detail: {
+                  from: previous,
+                  value: d.value,
+                  metric: d.metric,
+                  threshold: d.threshold,
+                  ts: new Date(d.ts).toISOString(),
+                },
+              });
+            }
           }
-        }
-        await repo.insertHit(tx, {
-          ruleKey: d.ruleKey,
-          deviceId: d.deviceId,
-          ts: d.ts,
-          alertId,
-          level: d.level,
-          value: d.value,
-          metric: d.metric,
-        });
-        this.decisions++;
-        if (kind) {
-          const ev: AlertEvent = {
+          hits.push({
+            ruleKey: d.ruleKey,
+            deviceId: d.deviceId,
+            ts: d.ts,
             alertId,
-            kind,
             level: d.level,
-            previousLevel: previous,
-            platformId,
-            platformName: device.platformName,
-            deviceId: device.id,
-            deviceName: device.name,
-            deviceNumber: device.number,
-            quantity: d.quantity,
-            ruleId: d.ruleId,
-            relationId: d.relationId,
-            groupId: d.groupId,
-            channels: d.channels as AlertChannel[],
-            pushIntervalMinutes: d.pushIntervalMinutes,
-            valueType: d.valueType,
             value: d.value,
             metric: d.metric,
-            threshold: d.threshold,
-            at: new Date(d.ts).toISOString(),
-          };
-          await bus.emitTx(tx, ev, this.listenerFailed);
-          events.push(ev);
+          });
+          stored++;
+          if (kind) {
+            const ev: AlertEvent = {
+              alertId,
+              kind,
+              level: d.level,
+              previousLevel: previous,
+              platformId,
+              platformName: device.platformName,
+              deviceId: device.id,
+              deviceName: device.name,
+              deviceNumber: device.number,
+              quantity: d.quantity,
+              ruleId: d.ruleId,
+              relationId: d.relationId,
+              groupId: d.groupId,
+              channels: d.channels as AlertChannel[],
+              pushIntervalMinutes: d.pushIntervalMinutes,
+              valueType: d.valueType,
+              value: d.value,
+              metric: d.metric,
+              threshold: d.threshold,
+              at: new Date(d.ts).toISOString(),
+            };
+            // The listeners read the alert (its count, level): what was folded into it is written first.
+            await flush(alertId);
+            await bus.emitTx(tx, ev, this.listenerFailed);
+            events.push(ev);
+          }
         }
       }
-      return repo.refreshDeviceState(tx, device.id);
+      for (const id of [...folds.keys()]) await flush(id);
+      await repo.insertActions(tx, actions);
+      await repo.insertHits(tx, hits);
+      const out: { deviceId: number; change: { platformId: number | null; state: string } | null }[] = [];
+      for (const { device } of items)
+        out.push({ deviceId: device.id, change: await repo.refreshDeviceState(tx, device.id) });
+      return out;
     });
-    this.announce(events, stateChange, device.id);
+    this.decisions += stored;
+    const byDevice = new Map<number, AlertEvent[]>();
+    for (const ev of events) {
+      let l = byDevice.get(ev.deviceId);
+      if (!l) byDevice.set(ev.deviceId, (l = []));
+      l.push(ev);
+    }
+    for (const c of changes) this.announce(byDevice.get(c.deviceId) ?? [], c.change, c.deviceId);
   }
 
   private announce(

@@ -675,6 +675,107 @@ export async function hitExists(tx: Tx, ruleKey: string, deviceId: number, ts: n
   return !!r;
 }
 
+/** Of the given firing keys (rule, device, reading time), those already stored: "ruleKey|deviceId|ts". */
+export async function existingHits(
+  tx: Tx,
+  keys: readonly { ruleKey: string; deviceId: number; ts: number }[],
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < keys.length; i += 5000) {
+    const part = keys.slice(i, i + 5000);
+    const r = await sql<{ rule_key: string; device_id: number; t: number }>`
+      select h.rule_key, h.device_id, (extract(epoch from h.reading_ts) * 1000)::float8 as t
+      from unnest(${part.map((k) => k.ruleKey)}::text[], ${part.map((k) => k.deviceId)}::int[],
+                  ${part.map((k) => new Date(k.ts).toISOString())}::timestamptz[]) as u(k, d, t)
+      join alert_hits h on h.rule_key = u.k and h.device_id = u.d and h.reading_ts = u.t`.execute(tx);
+    for (const x of r.rows) out.add(`${x.rule_key}|${x.device_id}|${Math.round(Number(x.t))}`);
+  }
+  return out;
+}
+
+/**
+ * The open alerts of several families, locked (the set-based `openAlertForUpdate`): device families by
+ * (device, family), multi-device families by family alone. Keyed "deviceId|family" and "*|multi:..."; the oldest
+ * open alert of a key wins.
+ */
+export async function openAlertsForUpdate(
+  tx: Tx,
+  wanted: readonly { deviceId: number; family: string }[],
+): Promise<Map<string, OpenAlert>> {
+  const out = new Map<string, OpenAlert>();
+  const multi = [...new Set(wanted.filter((w) => w.family.startsWith('multi:')).map((w) => w.family))];
+  const single = wanted.filter((w) => !w.family.startsWith('multi:'));
+  if (!multi.length && !single.length) return out;
+  const r = await sql<{ id: number; device_id: number; family: string; level: number; count: number }>`
+    select id, device_id, family, level, count from alerts
+    where status <> 'processed' and (family = any(${multi}::text[])
+      or (device_id, family) in (select * from unnest(${single.map((w) => w.deviceId)}::int[], ${single.map((w) => w.family)}::text[])))
+    order by id for update`.execute(tx);
+  for (const a of r.rows) {
+    const key = a.family.startsWith('multi:') ? `*|${a.family}` : `${a.device_id}|${a.family}`;
+    if (!out.has(key)) out.set(key, { id: a.id, level: a.level, count: a.count });
+  }
+  return out;
+}
+
+/** Stores hits in one statement (per 2,000). */
+export async function insertHits(
+  tx: Tx,
+  hits: readonly {
+    ruleKey: string;
+    deviceId: number;
+    ts: number;
+    alertId: number;
+    level: number;
+    value: number | null;
+    metric: number | null;
+  }[],
+): Promise<void> {
+  for (let i = 0; i < hits.length; i += 2000)
+    await tx
+      .insertInto('alert_hits')
+      .values(
+        hits.slice(i, i + 2000).map((h) => ({
+          rule_key: h.ruleKey,
+          device_id: h.deviceId,
+          reading_ts: new Date(h.ts).toISOString(),
+          alert_id: h.alertId,
+          level: h.level,
+          value: h.value,
+          metric: h.metric,
+        })),
+      )
+      .execute();
+}
+
+/** Stores actions in one statement (per 2,000), in the given order. */
+export async function insertActions(
+  tx: Tx,
+  actions: readonly {
+    alertId: number;
+    action: string;
+    userId: number | null;
+    userName: string | null;
+    level: number | null;
+    detail: unknown;
+  }[],
+): Promise<void> {
+  for (let i = 0; i < actions.length; i += 2000)
+    await tx
+      .insertInto('alert_actions')
+      .values(
+        actions.slice(i, i + 2000).map((a) => ({
+          alert_id: a.alertId,
+          action: a.action,
+          user_id: a.userId,
+          user_name: a.userName,
+          level: a.level,
+          detail: JSON.stringify(a.detail ?? {}),
+        })),
+      )
+      .execute();
+}
+
 export interface NewAlert {
   platform_id: number;
   device_id: number;
@@ -735,13 +836,17 @@ export async function foldIntoAlert(
   id: number,
   a: Omit<NewAlert, 'platform_id' | 'device_id' | 'quantity' | 'kind' | 'family'>,
   escalate: boolean,
+  /** Hits folded at once: the last one's values in `a`, the latest reading time of them in `lastAt`. */
+  n = 1,
+  lastAt = a.at,
 ): Promise<void> {
   const at = new Date(a.at).toISOString();
+  const last = new Date(Math.max(lastAt, a.at)).toISOString();
   await sql`update alerts set
-      count = count + 1,
+      count = count + ${n},
       last_value = ${a.value},
       metric = ${a.metric},
-      last_at = greatest(last_at, ${at}::timestamptz),
+      last_at = greatest(last_at, ${last}::timestamptz),
       updated_at = now()
       ${
         escalate

@@ -369,7 +369,60 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
     name: 'Geohazard prevention regulations (national)',
     url: 'https://www.mnr.gov.cn/',
   });
+  await seedDemoTsRecords(call, platformIds[DEMO_SITES.findIndex((s) => s.type === 'tailings')]);
   return result;
+}
+
+/** Two supervision records for the demo tailings pond: one rectified, one still open. */
+async function seedDemoTsRecords(
+  call: <T>(method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) => Promise<T>,
+  platformId: number | undefined,
+): Promise<void> {
+  if (platformId === undefined) return;
+  const TS = '/api/v2/data/information/tsManagement';
+  const persons = await call<{ id: number; name: string }[]>('GET', `${TS}/getPersons`, {
+    platformId: String(platformId),
+  });
+  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  const ok = { result: 'ok' };
+  const items = {
+    damCrestSlopes: ok,
+    dryBeachLength: ok,
+    seepageDrainage: ok,
+    floodDischarge: ok,
+    monitoringFacilities: ok,
+  };
+  const common = {
+    platformId,
+    inspector: 'Zhao Lei',
+    regulatoryPerson: 'Wang Jian, Longsheng County Emergency Bureau',
+  };
+  await call('POST', `${TS}/add`, {
+    ...common,
+    inspectionDate: day(-40),
+    problemType: 'dryBeach',
+    items: {
+      ...items,
+      dryBeachLength: { result: 'problem', note: 'Dry beach 62 m at the left abutment, below the 70 m minimum' },
+    },
+    dryBeachLength: 62,
+    requirement: 'Move the discharge points to the left abutment and raise the beach to at least 70 m.',
+    deadline: day(-20),
+    responsiblePersonId: persons[0]?.id,
+    state: 'completed',
+    completedDate: day(-24),
+    result: 'Discharge points moved; dry beach measured at 84 m on three consecutive days.',
+  });
+  await call('POST', `${TS}/add`, {
+    ...common,
+    inspectionDate: day(-6),
+    problemType: 'monitoringFacilities',
+    items: { ...items, monitoringFacilities: { result: 'problem', note: 'Piezometer P3 silent since last week' } },
+    requirement: 'Restore piezometer P3 and check the phreatic line readings against the manual measurement.',
+    deadline: day(10),
+    responsiblePersonId: persons[1]?.id ?? persons[0]?.id,
+    state: 'incomplete',
+  });
 }
 
 /**

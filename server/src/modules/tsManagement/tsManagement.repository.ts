@@ -305,7 +305,7 @@ export async function tailingsSites(db: Db, scope: DataScope): Promise<TsSite[]>
  * no site given: those visible to the scope, i.e. bound to no site or to one of its sites). By name.
  */
 export async function choosablePersons(db: Db, scope: DataScope, platformId?: number): Promise<TsPerson[]> {
-  const bound = (ids: number[]) =>
+  const bound = (ids: readonly number[]) =>
     sql<SqlBool>`exists (select 1 from person_platforms pp where pp.person_id = rp.id and pp.platform_id in (${sql.join(
       ids.map((x) => sql`${x}`),
     )}))`;
@@ -316,4 +316,3 @@ export async function choosablePersons(db: Db, scope: DataScope, platformId?: nu
     q = q.where(scope.platformIds.length ? sql<SqlBool>`(${unbound} or ${bound(scope.platformIds)})` : unbound);
   return q.orderBy('rp.name').orderBy('rp.id').execute();
 }
-

@@ -12,6 +12,7 @@ export function registerTsManagement(app: FastifyInstance, ctx: AppContext): voi
     return { data: { ...page, pageNum: c.query.pageNum, pageSize: c.query.pageSize } };
   });
   defineRoute(app, ctx, r.sites, async (c) => ({ data: await svc.sites(caller(c)) }));
+  defineRoute(app, ctx, r.persons, async (c) => ({ data: await svc.persons(caller(c), c.query.platformId) }));
   defineRoute(app, ctx, r.add, async (c) => ({ key: 'created', data: { id: await svc.add(caller(c), c.body) } }));
   defineRoute(app, ctx, r.edit, async (c) => {
     const { id, ...input } = c.body;
@@ -23,7 +24,8 @@ export function registerTsManagement(app: FastifyInstance, ctx: AppContext): voi
     return { key: 'deleted' };
   });
   defineRoute(app, ctx, r.setRectified, async (c) => {
-    await svc.setRectified(caller(c), c.body.id, c.body.completedDate, c.body.completionNote);
+    const { id, ...rectification } = c.body;
+    await svc.setRectified(caller(c), id, rectification);
     return { key: 'setOk' };
   });
 }

@@ -661,9 +661,9 @@ export const MESSAGES = {
     ko: '문제로 표시한 모든 항목에 문제 내용을 입력하세요',
   },
   tsRequirementRequired: {
-    en: 'A problem was found: enter the rectification requirement',
-    zh: '存在问题，请填写整改要求',
-    ko: '문제가 발견되었습니다. 시정 요구 사항을 입력하세요',
+    en: 'A problem was found: enter the rectification content',
+    zh: '存在问题，请填写整改内容',
+    ko: '문제가 발견되었습니다. 시정 내용을 입력하세요',
   },
   tsDeadlineRequired: {
     en: 'A problem was found: enter the rectification deadline',
@@ -696,9 +696,24 @@ export const MESSAGES = {
     ko: '이 기록의 시정은 이미 완료되었습니다',
   },
   tsTooManyAttachments: {
-    en: 'At most {max} attachments',
-    zh: '附件最多 {max} 个',
-    ko: '첨부 파일은 최대 {max}개입니다',
+    en: 'At most {max} documents',
+    zh: '文件最多 {max} 个',
+    ko: '문서는 최대 {max}개입니다',
+  },
+  tsTooManyResultAttachments: {
+    en: 'At most {max} result documents',
+    zh: '结果文件最多 {max} 个',
+    ko: '결과 문서는 최대 {max}개입니다',
+  },
+  tsProblemTypeRequired: {
+    en: 'A problem was found: choose the problem type',
+    zh: '存在问题，请选择问题类型',
+    ko: '문제가 발견되었습니다. 문제 유형을 선택하세요',
+  },
+  tsPersonNotChoosable: {
+    en: 'The responsible person is not a responsible person of this site',
+    zh: '该负责人不是本尾矿库的负责人',
+    ko: '이 담당자는 이 현장의 담당자가 아닙니다',
   },
   tsAttachmentNotFound: {
     en: 'Attachment {file} does not exist',

@@ -29,15 +29,25 @@ import {
   PlusOutlined,
   ReloadOutlined,
 } from '@ant-design/icons';
-import { TS_ITEMS, TS_STATES, type TsRecord, type TsState } from '@geosentry/contract';
+import {
+  TS_ITEMS,
+  TS_MAX_ATTACHMENTS,
+  TS_PROBLEM_TYPES,
+  TS_STATES,
+  type TsAttachment,
+  type TsProblemType,
+  type TsRecord,
+  type TsState,
+} from '@geosentry/contract';
 import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
 import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
 import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
 import { blankToUndefined, retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
-import { fileHref } from '../files/index.ts';
+import { UploadField, fileHref } from '../files/index.ts';
 import {
   TS_SORT_FIELDS,
   deleteTsRecord,
+  fetchTsPersons,
   fetchTsRecords,
   fetchTsSites,
   setTsRectified,
@@ -63,11 +73,11 @@ function StateTag({ row }: { row: TsRecord }) {
   );
 }
 
-function Attachments({ row }: { row: TsRecord }) {
-  if (row.attachments.length === 0) return <>-</>;
+function Attachments({ files }: { files: TsAttachment[] }) {
+  if (files.length === 0) return <>-</>;
   return (
     <Flex vertical gap={2}>
-      {row.attachments.map((a) => (
+      {files.map((a) => (
         <Typography.Link
           key={a.file_id}
           href={fileHref(a.file_id, true)}
@@ -84,9 +94,10 @@ function Attachments({ row }: { row: TsRecord }) {
   );
 }
 
-/** The record's inspected items and rectification, shown when its row is expanded. */
+/** The whole record, in the order of the spec's supervision record, shown when its row is expanded. */
 function RecordDetail({ row }: { row: TsRecord }) {
   const { t } = useTranslation('tsManagement');
+  const filled = 'filled' as const;
   return (
     <Descriptions
       size="small"
@@ -94,6 +105,26 @@ function RecordDetail({ row }: { row: TsRecord }) {
       column={{ xs: 1, md: 2 }}
       data-testid="ts-detail"
       items={[
+        { key: 'enterprise', label: t('fields.enterprise'), children: row.enterpriseName ?? '-' },
+        {
+          key: 'pondStatus',
+          label: t('fields.pondStatus'),
+          children: row.pondStatus ? t(`pondStatuses.${row.pondStatus}`) : '-',
+        },
+        {
+          key: 'problemType',
+          label: t('fields.problemType'),
+          children: row.problemType ? t(`problemTypes.${row.problemType}`) : '-',
+        },
+        { key: 'deadline', label: t('fields.deadline'), children: row.deadline ?? '-' },
+        {
+          key: 'responsible',
+          label: t('fields.responsiblePerson'),
+          children: row.responsiblePerson
+            ? `${row.responsiblePerson}${row.responsiblePhone ? ` (${row.responsiblePhone})` : ''}`
+            : '-',
+        },
+        { key: 'regulatory', label: t('fields.regulatoryPerson'), children: row.regulatoryPerson ?? '-' },
         ...TS_ITEMS.map((k) => {
           const c = row.items[k];
           return {
@@ -112,28 +143,22 @@ function RecordDetail({ row }: { row: TsRecord }) {
             ),
           };
         }),
-        { key: 'responsible', label: t('fields.responsiblePerson'), children: row.responsiblePerson ?? '-' },
-        { key: 'findings', label: t('fields.findings'), span: 'filled' as const, children: row.findings ?? '-' },
-        {
-          key: 'requirement',
-          label: t('fields.requirement'),
-          span: 'filled' as const,
-          children: row.requirement ?? '-',
-        },
-        {
-          key: 'completion',
-          label: t('fields.completionNote'),
-          span: 'filled' as const,
-          children: row.completionNote ?? '-',
-        },
+        { key: 'findings', label: t('fields.findings'), span: filled, children: row.findings ?? '-' },
+        { key: 'requirement', label: t('fields.requirement'), span: filled, children: row.requirement ?? '-' },
         {
           key: 'attachments',
           label: t('fields.attachments'),
-          span: 'filled' as const,
-          children: <Attachments row={row} />,
+          span: filled,
+          children: <Attachments files={row.attachments} />,
+        },
+        { key: 'result', label: t('fields.result'), span: filled, children: row.result ?? '-' },
+        {
+          key: 'resultAttachments',
+          label: t('fields.resultAttachments'),
+          span: filled,
+          children: <Attachments files={row.resultAttachments} />,
         },
         { key: 'createdBy', label: t('fields.createdBy'), children: row.createdBy ?? '-' },
-        { key: 'enterprise', label: t('fields.enterprise'), children: row.enterpriseName ?? '-' },
       ]}
     />
   );
@@ -141,7 +166,8 @@ function RecordDetail({ row }: { row: TsRecord }) {
 
 /**
  * Information > TS management: tailings supervision records. Server-side paging, sorting and filters (site,
- * rectification state, inspection date range, overdue, keyword); add, edit, mark rectified and delete.
+ * problem type, responsible person, completion status, inspection date range, overdue, keyword); add, edit,
+ * mark rectified (with the result and result documents) and delete.
  */
 export default function TsManagementPage() {
   const { t } = useTranslation('tsManagement');
@@ -154,7 +180,7 @@ export default function TsManagementPage() {
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
   const [editing, setEditing] = useState<TsRecord | null | undefined>(undefined);
   const [rectifying, setRectifying] = useState<TsRecord | null>(null);
-  const [rectifyForm] = Form.useForm<{ completedDate?: Dayjs | null; completionNote?: string }>();
+  const [rectifyForm] = Form.useForm<{ completedDate?: Dayjs | null; result?: string; resultAttachments?: string[] }>();
 
   const list = useQuery({
     queryKey: tsKeys.list(params),
@@ -165,6 +191,12 @@ export default function TsManagementPage() {
   const sites = useQuery({
     queryKey: tsKeys.sites,
     queryFn: fetchTsSites,
+    staleTime: 30_000,
+    retry: retryUnlessCancelled,
+  });
+  const persons = useQuery({
+    queryKey: tsKeys.persons(undefined),
+    queryFn: () => fetchTsPersons(),
     staleTime: 30_000,
     retry: retryUnlessCancelled,
   });
@@ -179,8 +211,8 @@ export default function TsManagementPage() {
     },
   });
   const rectify = useMutation({
-    mutationFn: (v: { id: number; completedDate: string; completionNote?: string | undefined }) =>
-      setTsRectified(v.id, v.completedDate, v.completionNote),
+    mutationFn: (v: { id: number; completedDate: string; result?: string | undefined; resultAttachments: string[] }) =>
+      setTsRectified(v.id, v),
     onSuccess: () => {
       void msg.success(t('messages.rectified'));
       setRectifying(null);
@@ -207,7 +239,21 @@ export default function TsManagementPage() {
         </Flex>
       ),
     },
-    { title: t('fields.inspector'), dataIndex: 'inspector', width: 120, ...sortable('inspector') },
+    {
+      title: t('fields.problemType'),
+      dataIndex: 'problemType',
+      width: 150,
+      ...sortable('problemType'),
+      render: (v: TsProblemType | null) => (v ? t(`problemTypes.${v}`) : '-'),
+    },
+    {
+      title: t('fields.responsiblePerson'),
+      dataIndex: 'responsiblePerson',
+      width: 130,
+      ...sortable('responsiblePerson'),
+      render: (v: string | null) => v ?? '-',
+    },
+    { title: t('fields.inspector'), dataIndex: 'inspector', width: 110, ...sortable('inspector') },
     {
       title: t('fields.problems'),
       dataIndex: 'problems',
@@ -223,7 +269,7 @@ export default function TsManagementPage() {
     {
       title: t('fields.state'),
       dataIndex: 'state',
-      width: 130,
+      width: 150,
       ...sortable('state'),
       render: (_v: TsState, row) => <StateTag row={row} />,
     },
@@ -283,7 +329,11 @@ export default function TsManagementPage() {
               data-testid="ts-rectify"
               onClick={() => {
                 rectifyForm.resetFields();
-                rectifyForm.setFieldsValue({ completedDate: dayjs() });
+                rectifyForm.setFieldsValue({
+                  completedDate: dayjs(),
+                  result: row.result ?? undefined,
+                  resultAttachments: row.resultAttachments.map((a) => a.file_id),
+                });
                 setRectifying(row);
               }}
             >
@@ -337,6 +387,26 @@ export default function TsManagementPage() {
             loading={sites.isFetching}
             options={(sites.data ?? []).map((s) => ({ value: s.platformId, label: s.name }))}
             onChange={(v) => setFilter({ platformId: v ?? undefined })}
+          />
+          <Select<TsProblemType>
+            data-testid="ts-filter-problemType"
+            allowClear
+            style={{ width: 190 }}
+            placeholder={t('filters.allProblemTypes')}
+            value={params.problemType}
+            options={TS_PROBLEM_TYPES.map((p) => ({ value: p, label: t(`problemTypes.${p}`) }))}
+            onChange={(v) => setFilter({ problemType: v ?? undefined })}
+          />
+          <Select<number>
+            data-testid="ts-filter-person"
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ width: 180 }}
+            placeholder={t('filters.allPersons')}
+            value={params.responsiblePersonId}
+            loading={persons.isFetching}
+            options={(persons.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+            onChange={(v) => setFilter({ responsiblePersonId: v ?? undefined })}
           />
           <Select<TsState>
             data-testid="ts-filter-state"
@@ -392,7 +462,7 @@ export default function TsManagementPage() {
             dataSource={list.data?.list ?? []}
             loading={list.isFetching}
             onChange={table.onChange}
-            scroll={{ x: 1420, y: scrollY }}
+            scroll={{ x: 1700, y: scrollY }}
             expandable={{ expandedRowRender: (row) => <RecordDetail row={row} /> }}
             pagination={{
               current: params.pageNum,
@@ -436,7 +506,8 @@ export default function TsManagementPage() {
             rectify.mutate({
               id: rectifying.id,
               completedDate: v.completedDate?.format(DAY) ?? '',
-              completionNote: blankToUndefined(v.completionNote),
+              result: blankToUndefined(v.result),
+              resultAttachments: v.resultAttachments ?? [],
             })
           }
         >
@@ -454,8 +525,21 @@ export default function TsManagementPage() {
               }
             />
           </Form.Item>
-          <Form.Item name="completionNote" label={t('fields.completionNote')}>
-            <Input.TextArea id="ts-rectify-note" maxLength={4000} autoSize={{ minRows: 2, maxRows: 5 }} />
+          <Form.Item name="result" label={t('fields.result')}>
+            <Input.TextArea id="ts-rectify-result" maxLength={4000} autoSize={{ minRows: 2, maxRows: 5 }} />
+          </Form.Item>
+          <Form.Item name="resultAttachments" label={t('fields.resultAttachments')} style={{ marginBottom: 0 }}>
+            <UploadField
+              id="ts-rectify-resultAttachments"
+              kind="attachment"
+              max={TS_MAX_ATTACHMENTS}
+              platformId={rectifying?.platformId}
+              known={rectifying?.resultAttachments.map((a) => ({
+                file_id: a.file_id,
+                name: a.name ?? undefined,
+                mime: a.mime ?? undefined,
+              }))}
+            />
           </Form.Item>
         </Form>
       </Modal>

@@ -4,6 +4,8 @@ import {
   type Page,
   type TsItem,
   type TsItemResult,
+  type TsPerson,
+  type TsProblemType,
   type TsRecord,
   type TsSite,
   type TsState,
@@ -17,6 +19,8 @@ export { TS_SORT_FIELDS };
 export interface TsListParams extends PagedParams {
   platformId?: number | undefined;
   state?: TsState | undefined;
+  problemType?: TsProblemType | undefined;
+  responsiblePersonId?: number | undefined;
   startDate?: string | undefined;
   endDate?: string | undefined;
   keyword?: string | undefined;
@@ -28,33 +32,47 @@ export interface TsFormValues {
   platformId: number;
   inspectionDate: string;
   inspector: string;
-  responsiblePerson?: string | undefined;
+  problemType?: TsProblemType | null | undefined;
   items: Record<TsItem, { result: TsItemResult; note?: string | undefined }>;
   dryBeachLength?: number | null | undefined;
   findings?: string | undefined;
   requirement?: string | undefined;
   deadline?: string | undefined;
+  attachments: string[];
+  responsiblePersonId?: number | null | undefined;
+  regulatoryPerson?: string | undefined;
   state: TsState;
   completedDate?: string | undefined;
-  completionNote?: string | undefined;
-  attachments: string[];
+  result?: string | undefined;
+  resultAttachments: string[];
+}
+
+/** Marking a record rectified: its completion date, result and result documents. */
+export interface TsRectifyValues {
+  completedDate: string;
+  result?: string | undefined;
+  resultAttachments: string[];
 }
 
 export const tsKeys = {
   all: ['ts-management'] as const,
   list: (p: TsListParams) => ['ts-management', 'list', p] as const,
   sites: ['ts-management', 'sites'] as const,
+  persons: (platformId: number | undefined) => ['ts-management', 'persons', platformId ?? 'all'] as const,
 };
 
 export const fetchTsRecords = (p: TsListParams) => call<Page<TsRecord>>(tsManagementRoutes.list, { ...p });
 export const fetchTsSites = () => call<TsSite[]>(tsManagementRoutes.sites, {}, picker);
+/** The responsible persons who may be chosen for a site's records (all visible ones without a site). */
+export const fetchTsPersons = (platformId?: number) =>
+  call<TsPerson[]>(tsManagementRoutes.persons, platformId === undefined ? {} : { platformId }, picker);
 
 function fields(v: TsFormValues) {
   return {
     platformId: v.platformId,
     inspectionDate: v.inspectionDate,
     inspector: v.inspector.trim(),
-    responsiblePerson: blankToUndefined(v.responsiblePerson),
+    problemType: v.problemType ?? undefined,
     items: Object.fromEntries(
       Object.entries(v.items).map(([k, c]) => [
         k,
@@ -65,11 +83,14 @@ function fields(v: TsFormValues) {
     findings: blankToUndefined(v.findings),
     requirement: blankToUndefined(v.requirement),
     deadline: v.deadline || undefined,
-    state: v.state,
-    completedDate: v.state === 'completed' ? v.completedDate || undefined : undefined,
-    completionNote: blankToUndefined(v.completionNote),
     // '' is an empty list (a form cannot send an empty array); ids are comma-separated otherwise.
     attachments: v.attachments.join(','),
+    responsiblePersonId: v.responsiblePersonId ?? undefined,
+    regulatoryPerson: blankToUndefined(v.regulatoryPerson),
+    state: v.state,
+    completedDate: v.state === 'completed' ? v.completedDate || undefined : undefined,
+    result: blankToUndefined(v.result),
+    resultAttachments: v.resultAttachments.join(','),
   };
 }
 
@@ -77,5 +98,14 @@ export const addTsRecord = (v: TsFormValues) => call<{ id: number }>(tsManagemen
 export const editTsRecord = (id: number, v: TsFormValues) =>
   call<null>(tsManagementRoutes.edit, { id, ...fields(v) }, change);
 export const deleteTsRecord = (id: number) => call<null>(tsManagementRoutes.delete, { id }, change);
-export const setTsRectified = (id: number, completedDate: string, completionNote: string | undefined) =>
-  call<null>(tsManagementRoutes.setRectified, { id, completedDate, completionNote }, change);
+export const setTsRectified = (id: number, v: TsRectifyValues) =>
+  call<null>(
+    tsManagementRoutes.setRectified,
+    {
+      id,
+      completedDate: v.completedDate,
+      result: blankToUndefined(v.result),
+      resultAttachments: v.resultAttachments.join(','),
+    },
+    change,
+  );
