@@ -54,7 +54,8 @@ export class SessionService {
     const c = svgCaptcha.create({
       size: 4,
       noise: 2,
-      ignoreChars: '0oO1ilI',
+      // Only the unambiguous alphabet (no 0/O, 1/I/L): the answer is case-insensitive.
+      charPreset: CAPTCHA_ALPHABET,
       color: true,
       background: '#f4f6fa',
       width: 120,
