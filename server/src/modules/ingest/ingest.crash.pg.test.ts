@@ -190,7 +190,7 @@ async function scenario(env: Record<string, string>): Promise<{
 
 const cleanups: (() => Promise<void>)[] = [];
 
-describe.skipIf(process.env.TEST_DB !== 'postgres')('MQTT ingest survives SIGKILL (real server process)', () => {
+describe('MQTT ingest survives SIGKILL (real server process)', () => {
   afterEach(async () => {
     for (const c of cleanups.splice(0)) await c().catch(() => undefined);
   });
