@@ -15,7 +15,7 @@ const DISCONNECT = new Set(['notYourDevice', 'badCredentials', 'rateLimited', 'o
 /**
  * TEST-ONLY FAULT INJECTION. With INGEST_UNSAFE_ACK_FIRST=1 the embedded broker acknowledges a reading
  * at once and stores it afterwards, which loses acknowledged readings when the process dies. It exists
- * so the crash test (ingest.crash.test.ts) can prove it detects that; never set it in production.
+ * so the crash test (ingest.crash.pg.test.ts) can prove it detects that; never set it in production.
  */
 const UNSAFE_ACK_FIRST = process.env.INGEST_UNSAFE_ACK_FIRST === '1';
 
