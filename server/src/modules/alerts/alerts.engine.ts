@@ -708,10 +708,15 @@ export class AlertEngine {
       for (const id of [...folds.keys()]) await flush(id);
       await repo.insertActions(tx, actions);
       await repo.insertHits(tx, hits);
-      const out: { deviceId: number; change: { platformId: number | null; state: string } | null }[] = [];
-      for (const { device } of items)
-        out.push({ deviceId: device.id, change: await repo.refreshDeviceState(tx, device.id) });
-      return out;
+      const changed = new Map(
+        (
+          await repo.refreshDeviceStates(
+            tx,
+            items.map((x) => x.device.id),
+          )
+        ).map((c) => [c.deviceId, c]),
+      );
+      return items.map(({ device }) => ({ deviceId: device.id, change: changed.get(device.id) ?? null }));
     });
     this.decisions += stored;
     const byDevice = new Map<number, AlertEvent[]>();

@@ -930,6 +930,28 @@ export async function refreshDeviceState(
   return row && row.state !== row.old_state ? { platformId: row.platform_id, state: row.state } : null;
 }
 
+/**
+ * `refreshDeviceState` for several devices in one statement. The rows are locked in id order, the order the
+ * ingest writer locks them in, so the two never deadlock. Answers the changes.
+ */
+export async function refreshDeviceStates(
+  tx: Tx,
+  deviceIds: readonly number[],
+): Promise<{ deviceId: number; platformId: number | null; state: string }[]> {
+  if (!deviceIds.length) return [];
+  const r = await sql<{ id: number; platform_id: number | null; state: string; old_state: string }>`
+    with old as (select id, state from devices where id = any(${[...new Set(deviceIds)]}::int[]) order by id for update),
+    m as (select o.id, coalesce((select max(level) from alerts a
+            where a.device_id = o.id and a.status <> 'processed' and a.kind <> 'offline'), 0) as lvl from old o)
+    update devices d set state = case when m.lvl >= 3 then 'alarm' when m.lvl >= 1 then 'alert' else 'normal' end
+    from m, old
+    where d.id = old.id and m.id = old.id and d.state in ('normal', 'alert', 'alarm')
+    returning d.id, d.platform_id, d.state, old.state as old_state`.execute(tx);
+  return r.rows
+    .filter((x) => x.state !== x.old_state)
+    .map((x) => ({ deviceId: x.id, platformId: x.platform_id, state: x.state }));
+}
+
 // ------------------------------------------------------------------------------------------------------
 // Alerts: reads
 // ------------------------------------------------------------------------------------------------------
