@@ -31,6 +31,21 @@ export function derive(values: readonly number[]): Derived[] {
 }
 
 /**
+ * `derive(values)[i]` without deriving the whole series (a chart shows a few thousand of a year's 8,760
+ * hourly points): reads only the values at 0, i - 2, i - 1 and i.
+ */
+export function derivedAt(value: (k: number) => number, i: number): Derived {
+  const rateAt = (k: number): number | null => (k < 1 ? null : round2(value(k) - value(k - 1)));
+  const rate = rateAt(i);
+  const prev = rateAt(i - 1);
+  return {
+    rate,
+    acceleration: rate !== null && prev !== null ? round2(rate - prev) : null,
+    variation: clean(value(i) - value(0)),
+  };
+}
+
+/**
  * Smooths a series with a centred window of `window` points (odd); near the ends the window shrinks to
  * the points that exist (it is cut, not mirrored). movingAverage = mean of
  * the window, median = its median (mean of the two middle values for an even count).

@@ -48,7 +48,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import * as repo from './moduleData.repository.ts';
-import { clean, derive, smooth } from './derived.ts';
+import { clean, derive, derivedAt, smooth } from './derived.ts';
 import { lttbIndices } from './lttb.ts';
 
 const RAIN_MODULE_ID = 2;
@@ -257,19 +257,20 @@ export class ModuleDataService {
       const points: HistoryPoint[] = idx.map((i) => ({ ts: iso(t[i]!), value: v[i]!, ...der[i]! }));
       return { quantity: key, ...info, total: t.length, downsampled: idx.length < t.length, points };
     }
-    const rows = await repo.bucketSeries(this.ctx.db, aggregation, d.id, key, w.from, w.to);
-    const avg = rows.map((r) => clean(r.avg));
-    const der = derive(avg);
-    const idx = lttbIndices(
-      rows.map((r) => r.t),
-      avg,
-      maxPoints,
-    );
-    const points: HistoryPoint[] = idx.map((i) => {
-      const r = rows[i]!;
-      return { ts: iso(r.t), value: avg[i]!, min: r.min, max: r.max, count: r.n, sum: clean(r.total), ...der[i]! };
-    });
-    return { quantity: key, ...info, total: rows.length, downsampled: idx.length < rows.length, points };
+    const b = await repo.bucketSeries(this.ctx.db, aggregation, d.id, key, w.from, w.to);
+    const idx = lttbIndices(b.t, b.avg, maxPoints);
+    // Values, rate, acceleration and variation of the picked buckets only (rates from their neighbours).
+    const value = (k: number): number => clean(b.avg[k]!);
+    const points: HistoryPoint[] = idx.map((i) => ({
+      ts: iso(b.t[i]!),
+      value: value(i),
+      min: b.min[i]!,
+      max: b.max[i]!,
+      count: b.n[i]!,
+      sum: clean(b.total[i]!),
+      ...derivedAt(value, i),
+    }));
+    return { quantity: key, ...info, total: b.length, downsampled: idx.length < b.length, points };
   }
 
   private statsOf(a: repo.Agg | undefined, key: string, info: { label: string; unit: string }): QuantityStats {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTime, resolveRange, tiltResultant, windDirectionName } from '@geosentry/contract';
 import { lttbIndices } from './lttb.ts';
-import { derive, smooth } from './derived.ts';
+import { derive, derivedAt, smooth } from './derived.ts';
 import { segments, truncUtc } from './moduleData.repository.ts';
 
 describe('LTTB downsampling', () => {
@@ -53,6 +53,11 @@ describe('derived series (spec §9)', () => {
   it('is empty for an empty series and single for one point', () => {
     expect(derive([])).toEqual([]);
     expect(derive([3])).toEqual([{ rate: null, acceleration: null, variation: 0 }]);
+  });
+  it('derivedAt(i) equals derive()[i] at every point', () => {
+    const values = Array.from({ length: 300 }, (_, i) => Math.round((Math.sin(i / 7) * 50 + i * 0.3) * 1000) / 1000);
+    const all = derive(values);
+    for (let i = 0; i < values.length; i++) expect(derivedAt((k) => values[k]!, i)).toEqual(all[i]);
   });
 });
 
