@@ -18,12 +18,14 @@ import {
   accelerationAt,
   combineMembers,
   evaluateFamily,
+  firstAtOrAfter,
   lookbackOf,
   rateAt,
   windowMs,
   type EvalRule,
   type Firing,
   type Point,
+  type PrefixSums,
 } from './alerts.evaluate.ts';
 import * as repo from './alerts.repository.ts';
 
@@ -61,16 +63,30 @@ const MAX_WINDOW_ROWS = 20_000;
 const FAR_FUTURE_MS = Date.UTC(9999, 0, 1);
 
 type Row = { ts: number; vals: Record<string, number> };
+/** One quantity of a window as the evaluation reads it: its points, their times and running sums. */
+interface QuantitySeries {
+  pts: Point[];
+  ts: number[];
+  sums: number[];
+}
 /** Stored readings of one device, oldest first: every stored reading with ts >= `complete` is in `rows`. */
 interface DeviceWindow {
   rows: Row[];
   complete: number;
   loadedAt: number;
+  /**
+   * Per quantity, kept in step with `rows` as readings arrive (appended) and age out (dropped from the front),
+   * so a pass costs what its new readings cost, not what the windows hold. Built on first use; dropped when a
+   * reading lands before the newest one (rebuilt on next use).
+   */
+  series: Map<string, QuantitySeries>;
 }
 /** Most readings evaluated in one pass. */
 const MAX_PASS = 20_000;
 const EVIDENCE_BEFORE = 20;
 const DEFAULT_RELATION_WINDOW_MS = 3_600_000;
+/** Devices' site and names for a pass are re-read after this long. */
+const DEVICE_TTL_MS = 5_000;
 
 /** Index of the first row with ts >= t (rows sorted by ts). */
 function firstRowAtOrAfter(rows: readonly Row[], t: number): number {
@@ -85,21 +101,90 @@ function firstRowAtOrAfter(rows: readonly Row[], t: number): number {
 }
 
 /** Adds a committed reading to a window in time order (the same time again replaces it). */
-function addRow(rows: Row[], r: Row): void {
-  const last = rows.at(-1);
+function addRow(w: DeviceWindow, r: Row): void {
+  const last = w.rows.at(-1);
   if (!last || last.ts < r.ts) {
-    rows.push(r);
+    w.rows.push(r);
+    for (const [q, x] of w.series) {
+      const v = r.vals[q];
+      if (typeof v !== 'number') continue;
+      x.pts.push({ ts: r.ts, v });
+      x.ts.push(r.ts);
+      x.sums.push((x.sums.at(-1) ?? 0) + v);
+    }
     return;
   }
-  const i = firstRowAtOrAfter(rows, r.ts);
-  if (rows[i]?.ts === r.ts) rows[i] = r;
-  else rows.splice(i, 0, r);
+  const i = firstRowAtOrAfter(w.rows, r.ts);
+  if (w.rows[i]?.ts === r.ts) w.rows[i] = r;
+  else w.rows.splice(i, 0, r);
+  w.series.clear();
+}
+
+/** Rows a window may keep beyond what evaluation needs before they are dropped (dropping shifts the arrays). */
+const DROP_SLACK = 512;
+
+/**
+ * Drops the window's oldest `n` rows (and their points) once there are DROP_SLACK of them: evaluation only
+ * looks back from a reading, so older rows change no decision, and dropping in chunks keeps it O(1) per reading.
+ */
+function dropOldest(w: DeviceWindow, n: number): void {
+  if (n < DROP_SLACK) return;
+  w.rows.splice(0, n);
+  w.complete = w.rows[0]?.ts ?? w.complete;
+  for (const x of w.series.values()) {
+    const k = w.rows.length ? firstAtOrAfter(x.pts, w.rows[0]!.ts) : x.pts.length;
+    x.pts.splice(0, k);
+    x.ts.splice(0, k);
+    x.sums.splice(0, k);
+  }
+}
+
+/** One quantity of a window (points and running sums), built from the rows when not kept yet. */
+function seriesOf(w: DeviceWindow, q: string): QuantitySeries {
+  let x = w.series.get(q);
+  if (!x) {
+    x = { pts: [], ts: [], sums: [] };
+    let total = 0;
+    for (const row of w.rows) {
+      const v = row.vals[q];
+      if (typeof v !== 'number') continue;
+      x.pts.push({ ts: row.ts, v });
+      x.ts.push(row.ts);
+      x.sums.push((total += v));
+    }
+    w.series.set(q, x);
+  }
+  return x;
 }
 
 /** Whether a window holds all a request needs: everything from `from` on and `before` readings before it. */
 function covers(w: DeviceWindow, q: repo.SeriesRequest): boolean {
   if (w.complete > q.from) return false;
   return w.complete === -Infinity || firstRowAtOrAfter(w.rows, q.from) >= q.before;
+}
+
+/** Index of the point at time t in a series' times (sorted), or -1. */
+function indexOfTime(ts: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ts[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return ts[lo] === t ? lo : -1;
+}
+
+/** A device's rules arranged for evaluation. */
+interface DevicePlan {
+  quantities: {
+    quantity: string;
+    /** Single-device rules by value type, highest level first. */
+    families: { valueType: string; records: repo.RuleRecord[]; rules: EvalRule[] }[];
+    relations: repo.RelationRecord[];
+  }[];
+  lookbackMs: number;
+  lookbackPoints: number;
 }
 
 export const toEvalRule = (r: {
@@ -175,6 +260,9 @@ export class AlertEngine {
    * by an operator reach evaluation by that rebuild).
    */
   private windows = new Map<number, DeviceWindow>();
+  private deviceCache = new Map<number, { at: number; device: repo.EvalDevice }>();
+  /** Each device's rules arranged for evaluation (built on first use after the rules are loaded). */
+  private plans = new Map<number, DevicePlan>();
   private queue: ({ kind: 'readings'; items: CommittedReading[] } | { kind: 'states'; items: StateChange[] })[] = [];
   private running: Promise<void> | null = null;
   /** Readings waiting for evaluation. */
@@ -195,6 +283,7 @@ export class AlertEngine {
     this.loading = null;
     // Devices without rules had their readings dropped meanwhile: their windows may miss some.
     this.windows.clear();
+    this.deviceCache.clear();
   }
 
   /**
@@ -295,6 +384,7 @@ export class AlertEngine {
       for (const id of [...this.members.keys()]) if (!relations.some((x) => x.id === id)) this.members.delete(id);
       this.relationsByDevice = rel;
       this.rulesByDevice = byDevice;
+      this.plans.clear();
     })();
     const p = this.loading;
     await p;
@@ -313,6 +403,50 @@ export class AlertEngine {
     return hit.values[quantity] ?? null;
   }
 
+  /** A device's rules by quantity and value type (highest level first), and how far back they look. */
+  private planOf(deviceId: number): DevicePlan {
+    let plan = this.plans.get(deviceId);
+    if (plan) return plan;
+    const singles = this.rulesByDevice?.get(deviceId) ?? [];
+    const relations = this.relationsByDevice.get(deviceId) ?? [];
+    const byQuantity = new Map<string, DevicePlan['quantities'][number]>();
+    const quantity = (q: string): DevicePlan['quantities'][number] => {
+      let x = byQuantity.get(q);
+      if (!x) byQuantity.set(q, (x = { quantity: q, families: [], relations: [] }));
+      return x;
+    };
+    const all: EvalRule[] = [];
+    for (const r of singles) {
+      const x = quantity(r.quantity);
+      let fam = x.families.find((f) => f.valueType === r.valueType);
+      if (!fam) x.families.push((fam = { valueType: r.valueType, records: [], rules: [] }));
+      const rule = toEvalRule(r);
+      fam.records.push(r);
+      fam.rules.push(rule);
+      all.push(rule);
+    }
+    for (const x of relations)
+      for (const m of x.members) {
+        if (m.deviceId !== deviceId) continue;
+        const q = quantity(m.quantity);
+        if (!q.relations.includes(x)) q.relations.push(x);
+        for (const l of x.levels)
+          all.push(toEvalRule({ ...x, id: x.id, level: l.level, value: l.value, rateValue: null, ratio: null }));
+      }
+    for (const x of byQuantity.values()) for (const f of x.families) f.rules.sort((a, b) => b.level - a.level);
+    // The evidence keeps the readings before a firing one (and its rate and acceleration).
+    let lookbackMs = 0;
+    let lookbackPoints = EVIDENCE_BEFORE;
+    for (const rule of all) {
+      const lb = lookbackOf(rule);
+      lookbackMs = Math.max(lookbackMs, lb.ms);
+      lookbackPoints = Math.max(lookbackPoints, lb.points);
+    }
+    plan = { quantities: [...byQuantity.values()], lookbackMs, lookbackPoints };
+    this.plans.set(deviceId, plan);
+    return plan;
+  }
+
   /** Evaluates one committed batch. */
   async evaluate(readings: readonly CommittedReading[]): Promise<void> {
     await this.load();
@@ -326,73 +460,42 @@ export class AlertEngine {
     }
     if (byDevice.size === 0) return;
     this.batches++;
-    const devices = await repo.evalDevices(this.ctx.db, [...byDevice.keys()]);
+    const devices = await this.evalDevices([...byDevice.keys()]);
 
     // What each device needs of the stored readings.
-    const evalRulesOf = new Map<number, { quantity: string; rule: EvalRule }[]>();
     const reqs: repo.SeriesRequest[] = [];
     for (const [deviceId, rs] of byDevice) {
-      const list: { quantity: string; rule: EvalRule }[] = (rules.get(deviceId) ?? []).map((r) => ({
-        quantity: r.quantity,
-        rule: toEvalRule(r),
-      }));
-      for (const x of this.relationsByDevice.get(deviceId) ?? [])
-        for (const m of x.members)
-          if (m.deviceId === deviceId)
-            for (const l of x.levels)
-              list.push({
-                quantity: m.quantity,
-                rule: toEvalRule({ ...x, id: x.id, level: l.level, value: l.value, rateValue: null, ratio: null }),
-              });
-      evalRulesOf.set(deviceId, list);
-      let ms = 0;
-      // The evidence keeps the readings before a firing one (and its rate and acceleration).
-      let points = EVIDENCE_BEFORE;
-      for (const { rule } of list) {
-        const lb = lookbackOf(rule);
-        ms = Math.max(ms, lb.ms);
-        points = Math.max(points, lb.points);
-      }
+      const plan = this.planOf(deviceId);
       let min = Infinity;
       let max = -Infinity;
       for (const r of rs) {
         min = Math.min(min, r.ts);
         max = Math.max(max, r.ts);
       }
-      reqs.push({ deviceId, from: min - ms, to: max, before: points });
+      reqs.push({ deviceId, from: min - plan.lookbackMs, to: max, before: plan.lookbackPoints });
     }
-    const rowsOf = await this.series(reqs, byDevice);
+    const windowOf = await this.series(reqs, byDevice);
     const toStore: { device: repo.EvalDevice; decisions: Decision[] }[] = [];
     for (const [deviceId, rs] of byDevice) {
       const device = devices.get(deviceId);
       if (!device || device.platformId === null) continue;
-      const newTs = new Set(rs.map((r) => r.ts));
-      const rows = rowsOf.get(deviceId) ?? [];
-      const list = evalRulesOf.get(deviceId)!;
+      const win = windowOf.get(deviceId)!;
+      const newTs = rs.length === 1 ? [rs[0]!.ts] : [...new Set(rs.map((r) => r.ts))].sort((a, b) => a - b);
       const decisions: Decision[] = [];
-      const quantities = [...new Set(list.map((x) => x.quantity))];
-      for (const q of quantities) {
-        const s: Point[] = [];
+      for (const { quantity: q, families, relations } of this.planOf(deviceId).quantities) {
+        // The whole window of the quantity (kept from pass to pass) and where this pass's readings are in it.
+        const sums = seriesOf(win, q);
+        const s = sums.pts;
         const idx: number[] = [];
-        for (const row of rows) {
-          const v = row.vals[q];
-          if (typeof v !== 'number') continue;
-          if (newTs.has(row.ts)) idx.push(s.length);
-          s.push({ ts: row.ts, v });
+        for (const t of newTs) {
+          const i = indexOfTime(sums.ts, t);
+          if (i >= 0) idx.push(i);
         }
         if (idx.length === 0) continue;
-        const singles = (rules.get(deviceId) ?? []).filter((r) => r.quantity === q);
-        const families = new Map<string, repo.RuleRecord[]>();
-        for (const r of singles) {
-          const l = families.get(r.valueType) ?? [];
-          l.push(r);
-          families.set(r.valueType, l);
-        }
-        for (const [valueType, fam] of families) {
-          const needsBase = valueType === 'cumulativeChange';
-          const base = needsBase ? await this.baseOf(device, q) : null;
-          for (const f of evaluateFamily(s, idx, fam.map(toEvalRule), base)) {
-            const rec = fam.find((r) => r.id === f.rule.id)!;
+        for (const { valueType, records, rules: evalRules } of families) {
+          const base = valueType === 'cumulativeChange' ? await this.baseOf(device, q) : null;
+          for (const f of evaluateFamily(s, idx, evalRules, base, sums)) {
+            const rec = records.find((r) => r.id === f.rule.id)!;
             decisions.push({
               deviceId,
               ts: f.ts,
@@ -414,10 +517,7 @@ export class AlertEngine {
             });
           }
         }
-        for (const x of this.relationsByDevice.get(deviceId) ?? []) {
-          if (!x.members.some((m) => m.deviceId === deviceId && m.quantity === q)) continue;
-          decisions.push(...(await this.relationDecisions(x, device, q, s, idx)));
-        }
+        for (const x of relations) decisions.push(...(await this.relationDecisions(x, device, q, s, idx, sums)));
       }
       if (decisions.length) {
         decisions.sort((a, b) => a.ts - b.ts);
@@ -441,21 +541,21 @@ export class AlertEngine {
   }
 
   /**
-   * The stored readings each request needs ([from, to] plus `before` readings before `from`), oldest first,
-   * from the devices' rolling windows; windows missing, too short or stale are read from the database (one
-   * query for all of them).
+   * Makes each device's rolling window hold what its request needs ([from, to] plus `before` readings before
+   * `from`) and answers the windows: the pass's readings are added to windows kept from earlier passes; windows
+   * missing, too short or stale are read from the database (one query for all of them). What no later pass
+   * needs (readings before this pass's) is dropped.
    */
   private async series(
     reqs: readonly repo.SeriesRequest[],
     fresh: ReadonlyMap<number, readonly CommittedReading[]>,
-  ): Promise<Map<number, Row[]>> {
+  ): Promise<Map<number, DeviceWindow>> {
     const now = Date.now();
     const load: repo.SeriesRequest[] = [];
     for (const q of reqs) {
       const w = this.windows.get(q.deviceId);
       if (w && now - w.loadedAt <= WINDOW_TTL_MS) {
-        for (const r of fresh.get(q.deviceId) ?? [])
-          if (r.ts >= w.complete) addRow(w.rows, { ts: r.ts, vals: r.values });
+        for (const r of fresh.get(q.deviceId) ?? []) if (r.ts >= w.complete) addRow(w, { ts: r.ts, vals: r.values });
         if (covers(w, q)) continue;
       }
       load.push({ deviceId: q.deviceId, from: q.from, to: FAR_FUTURE_MS, before: q.before });
@@ -472,23 +572,37 @@ export class AlertEngine {
           rows,
           complete: before < q.before || rows.length === 0 ? -Infinity : rows[0]!.ts,
           loadedAt: now,
+          series: new Map(),
         });
       }
     }
-    const out = new Map<number, Row[]>();
+    const out = new Map<number, DeviceWindow>();
     for (const q of reqs) {
       const w = this.windows.get(q.deviceId)!;
-      const a = firstRowAtOrAfter(w.rows, q.from);
-      let b = a;
-      while (b < w.rows.length && w.rows[b]!.ts <= q.to) b++;
-      out.set(q.deviceId, w.rows.slice(Math.max(0, a - q.before), b));
-      // Trim what the next pass (readings at or after this one's) no longer needs.
-      const keepFrom = Math.max(0, a - q.before);
-      if (keepFrom > 0) {
-        w.rows.splice(0, keepFrom);
-        w.complete = w.rows[0]!.ts;
-      }
+      out.set(q.deviceId, w);
+      // Drop what neither this pass nor a later one (readings at or after this one's) needs.
+      dropOldest(w, firstRowAtOrAfter(w.rows, q.from) - q.before);
       if (w.rows.length > MAX_WINDOW_ROWS) this.windows.delete(q.deviceId);
+    }
+    return out;
+  }
+
+  /** The pass's devices (site, names, initial values), kept DEVICE_TTL_MS. */
+  private async evalDevices(ids: readonly number[]): Promise<Map<number, repo.EvalDevice>> {
+    const now = Date.now();
+    const out = new Map<number, repo.EvalDevice>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const hit = this.deviceCache.get(id);
+      if (hit && now - hit.at <= DEVICE_TTL_MS) out.set(id, hit.device);
+      else missing.push(id);
+    }
+    if (missing.length) {
+      if (this.deviceCache.size > MAX_WINDOWS) this.deviceCache.clear();
+      for (const [id, device] of await repo.evalDevices(this.ctx.db, missing)) {
+        this.deviceCache.set(id, { at: now, device });
+        out.set(id, device);
+      }
     }
     return out;
   }
@@ -499,12 +613,13 @@ export class AlertEngine {
     q: string,
     s: readonly Point[],
     idx: readonly number[],
+    sums: PrefixSums,
   ): Promise<Decision[]> {
     const levelRules = x.levels.map((l) =>
       toEvalRule({ ...x, level: l.level, value: l.value, rateValue: null, ratio: null }),
     );
     const base = x.valueType === 'cumulativeChange' ? await this.baseOf(device, q) : null;
-    const firings = new Map(evaluateFamily(s, idx, levelRules, base).map((f) => [f.index, f]));
+    const firings = new Map(evaluateFamily(s, idx, levelRules, base, sums).map((f) => [f.index, f]));
     let state = this.members.get(x.id);
     if (!state) this.members.set(x.id, (state = new Map()));
     const key = `${device.id}:${q}`;

@@ -7,6 +7,7 @@ import {
   decideAt,
   evaluateFamily,
   intensityAt,
+  prefixSums,
   rateAt,
   type EvalRule,
   type Point,
@@ -127,6 +128,39 @@ describe('derived values (spec §9)', () => {
       const s = series([a, b]);
       const lv = (i: number) => evaluateFamily(s, [i], rules, null)[0]?.rule.level ?? 0;
       expect(lv(1)).toBeGreaterThanOrEqual(lv(0));
+    }
+  });
+
+  it('property: running sums (the engine) decide exactly as walking the window', () => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 60; n++) {
+      // Irregular one-minute-ish rainfall with bursts, a dropped oldest part (C changes), and gaps.
+      let ts = T0;
+      const full: Point[] = Array.from({ length: 400 }, () => {
+        ts += Math.floor(20_000 + rnd() * 100_000) + (rnd() < 0.02 ? 3 * H : 0);
+        return { ts, v: Math.round((rnd() < 0.1 ? rnd() * 30 : rnd() * 0.5) * 100) / 100 };
+      });
+      const all = prefixSums(full);
+      const sums = { ts: all.ts.slice(37), sums: all.sums.slice(37) };
+      const s = full.slice(37);
+      const idx = s.map((_, i) => i);
+      const families: EvalRule[][] = [
+        [1, 2, 3].map((l) =>
+          rule({ id: l, level: l as 1, valueType: 'increment', value: 10 * l, windowN: 1, windowUnit: 'hour' }),
+        ),
+        [rule({ valueType: 'increment', value: 40, windowN: 6, windowUnit: 'hour', ratio: 0.3 })],
+        [rule({ valueType: 'rainfallIntensity', value: 30, rateValue: 0.3 })],
+        [rule({ valueType: 'currentChange', value: 5, windowN: 30, windowUnit: 'minute', direction: 'abs' })],
+      ];
+      for (const fam of families) {
+        const walked = evaluateFamily(s, idx, fam, null);
+        const summed = evaluateFamily(s, idx, fam, null, sums);
+        expect(summed.map((f) => [f.index, f.rule.level, f.computed.metric])).toEqual(
+          walked.map((f) => [f.index, f.rule.level, f.computed.metric]),
+        );
+        expect(walked.length).toBeGreaterThan(0);
+      }
     }
   });
 

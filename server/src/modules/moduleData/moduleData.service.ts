@@ -260,7 +260,12 @@ export class ModuleDataService {
     const b = await repo.bucketSeries(this.ctx.db, aggregation, d.id, key, w.from, w.to);
     const idx = lttbIndices(b.t, b.avg, maxPoints);
     // Values, rate, acceleration and variation of the picked buckets only (rates from their neighbours).
-    const value = (k: number): number => clean(b.avg[k]!);
+    const cleaned = new Float64Array(b.length).fill(NaN);
+    const value = (k: number): number => {
+      let x = cleaned[k]!;
+      if (Number.isNaN(x)) cleaned[k] = x = clean(b.avg[k]!);
+      return x;
+    };
     const points: HistoryPoint[] = idx.map((i) => ({
       ts: iso(b.t[i]!),
       value: value(i),
