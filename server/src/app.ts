@@ -237,7 +237,7 @@ export async function buildApp(
   registerAlerts(app, ctx, ingest);
   registerForecast(app, ctx);
   registerAlertNotifications(app, ctx);
-  registerModuleData(app, ctx);
+  registerModuleData(app, ctx, ingest);
 
   // Browser socket: authenticated by the session token (query ?token=, as browsers cannot set headers).
   app.get('/api/v2/ws', { websocket: true, config: { permission: LOGIN } }, (socket, req) => {

@@ -239,15 +239,9 @@ export class AlertNotifier {
 
   /** The subscription of the alert event bus: inside the alert's transaction (savepoint), then after commit. */
   async onEventInTx(tx: repo.Exec, event: AlertEvent): Promise<void> {
-    // A failure here must not undo the alert: it rolls back to the savepoint, and the after-commit call retries.
-    await sql`savepoint alert_notify`.execute(tx);
-    try {
-      await this.enqueueForEvent(event, tx);
-      await sql`release savepoint alert_notify`.execute(tx);
-    } catch (e) {
-      await sql`rollback to savepoint alert_notify`.execute(tx);
-      this.ctx.log.error({ err: e, alertId: event.alertId }, 'alert notifications: enqueue in transaction failed');
-    }
+    // A failure here does not undo the alert: the event bus runs this under a savepoint, rolls back to it and
+    // reports; the after-commit call then writes what is missing.
+    await this.enqueueForEvent(event, tx);
   }
 
   async onEventAfterCommit(event: AlertEvent): Promise<void> {

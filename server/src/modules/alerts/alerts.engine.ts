@@ -54,8 +54,12 @@ interface Decision {
 }
 
 const BASE_TTL_MS = 60_000;
-/** A device's readings window is rebuilt from the database after this long. */
-const WINDOW_TTL_MS = 120_000;
+/**
+ * A device's readings window is read again from the database after this long (plus up to as much again, so
+ * the windows of devices loaded together do not all expire together). Edits and deletions of stored readings
+ * drop the window at once (forgetReadings); this is a safety net.
+ */
+const WINDOW_TTL_MS = 30 * 60_000;
 /** Devices whose readings window is kept (beyond that the windows are dropped and rebuilt when needed). */
 const MAX_WINDOWS = 20_000;
 /** Readings kept per window at most (a window needing more is read from the database each pass). */
@@ -73,7 +77,7 @@ interface QuantitySeries {
 interface DeviceWindow {
   rows: Row[];
   complete: number;
-  loadedAt: number;
+  expiresAt: number;
   /**
    * Per quantity, kept in step with `rows` as readings arrive (appended) and age out (dropped from the front),
    * so a pass costs what its new readings cost, not what the windows hold. Built on first use; dropped when a
@@ -85,6 +89,23 @@ interface DeviceWindow {
 const MAX_PASS = 20_000;
 const EVIDENCE_BEFORE = 20;
 const DEFAULT_RELATION_WINDOW_MS = 3_600_000;
+const NOTHING_STORED = { stored: Promise.resolve() };
+/** Decisions waiting for the store at most before evaluation waits (back-pressure). */
+const MAX_PENDING_DECISIONS = 20_000;
+
+/** Decisions of the passes waiting for one store, and the promise settled when it is written. */
+interface StoreBatch {
+  items: { device: repo.EvalDevice; decisions: Decision[] }[];
+  decisions: number;
+  done: Promise<void>;
+  resolve: () => void;
+}
+
+function newStoreBatch(): StoreBatch {
+  let resolve!: () => void;
+  const done = new Promise<void>((r) => (resolve = r));
+  return { items: [], decisions: 0, done, resolve };
+}
 /** Devices' site and names for a pass are re-read after this long. */
 const DEVICE_TTL_MS = 5_000;
 
@@ -256,11 +277,14 @@ export class AlertEngine {
   /**
    * The rolling window of stored readings per device, kept from pass to pass: each pass adds the readings it
    * evaluates (they are committed) and trims what no rule needs any more, so a pass reads from the database
-   * only the devices whose window is missing, too short or older than WINDOW_TTL_MS (readings edited or deleted
-   * by an operator reach evaluation by that rebuild).
+   * only the devices whose window is missing, too short or expired (WINDOW_TTL_MS); a window whose readings an
+   * operator edited or deleted is dropped at once (forgetReadings).
    */
   private windows = new Map<number, DeviceWindow>();
   private deviceCache = new Map<number, { at: number; device: repo.EvalDevice }>();
+  /** Decisions waiting for the next store (see storeInOrder), and the store being written. */
+  private pending_: StoreBatch = newStoreBatch();
+  private storeLoop: Promise<void> | null = null;
   /** Each device's rules arranged for evaluation (built on first use after the rules are loaded). */
   private plans = new Map<number, DevicePlan>();
   private queue: ({ kind: 'readings'; items: CommittedReading[] } | { kind: 'states'; items: StateChange[] })[] = [];
@@ -276,6 +300,14 @@ export class AlertEngine {
 
   private readonly listenerFailed = (e: unknown): void =>
     this.ctx.log.error({ err: e }, 'alert event listener failed (the alert is stored; its listener work is not)');
+
+  /** Stored readings of these devices were edited or deleted: their windows are read again when next needed. */
+  forgetReadings(deviceIds: readonly number[]): void {
+    for (const id of deviceIds) {
+      this.windows.delete(id);
+      this.bases.delete(id);
+    }
+  }
 
   /** Rules changed: reload before the next batch. */
   invalidate(): void {
@@ -312,7 +344,10 @@ export class AlertEngine {
 
   /** Resolves when everything queued so far is evaluated. */
   async idle(): Promise<void> {
-    while (this.running || this.queue.length) await (this.running ?? this.kick());
+    while (this.running || this.queue.length || this.storeLoop) {
+      if (this.running || this.queue.length) await (this.running ?? this.kick());
+      else await this.storeLoop;
+    }
   }
 
   /**
@@ -346,7 +381,8 @@ export class AlertEngine {
         if (item.items.length === 0) this.queue.shift();
         this.pending -= take.length;
         try {
-          await this.evaluate(take);
+          // The pass only has to be evaluated before the next one; its store logs its own errors.
+          await this.evaluatePass(take);
         } catch (e) {
           this.ctx.log.error({ err: e }, 'alert evaluation failed');
         }
@@ -447,8 +483,18 @@ export class AlertEngine {
     return plan;
   }
 
-  /** Evaluates one committed batch. */
+  /** Evaluates one committed batch; resolves when its alerts are stored. */
   async evaluate(readings: readonly CommittedReading[]): Promise<void> {
+    await (
+      await this.evaluatePass(readings)
+    ).stored;
+  }
+
+  /**
+   * Evaluates one committed batch: resolves once evaluated, with the promise of its store (see storeInOrder),
+   * so the next pass can be evaluated while this one is written. (Wrapped: an async function would wait for it.)
+   */
+  private async evaluatePass(readings: readonly CommittedReading[]): Promise<{ stored: Promise<void> }> {
     await this.load();
     const rules = this.rulesByDevice!;
     const byDevice = new Map<number, CommittedReading[]>();
@@ -458,7 +504,7 @@ export class AlertEngine {
       if (!l) byDevice.set(r.deviceId, (l = []));
       l.push(r);
     }
-    if (byDevice.size === 0) return;
+    if (byDevice.size === 0) return NOTHING_STORED;
     this.batches++;
     const devices = await this.evalDevices([...byDevice.keys()]);
 
@@ -524,12 +570,50 @@ export class AlertEngine {
         toStore.push({ device, decisions });
       }
     }
-    if (!toStore.length) return;
+    if (!toStore.length) return NOTHING_STORED;
+    return this.storeInOrder(toStore);
+  }
+
+  /**
+   * Stores a pass's decisions without holding up the next pass (group commit): while one transaction is being
+   * written, the decisions of the passes evaluated meanwhile gather and go into the next transaction together,
+   * in pass order (so each device's alerts are still written in order). However fast passes come, one store
+   * takes all that waited. Answers the promise of the transaction holding this pass's decisions. A pass waits
+   * (back-pressure) while MAX_PENDING_DECISIONS are already waiting.
+   */
+  private async storeInOrder(
+    toStore: { device: repo.EvalDevice; decisions: Decision[] }[],
+  ): Promise<{ stored: Promise<void> }> {
+    while (this.pending_.decisions >= MAX_PENDING_DECISIONS && this.storeLoop) await this.storeLoop;
+    const batch = this.pending_;
+    for (const x of toStore) {
+      batch.items.push(x);
+      batch.decisions += x.decisions.length;
+    }
+    this.storeLoop ??= this.runStores();
+    return { stored: batch.done };
+  }
+
+  /** Writes the gathered batches, one transaction each, until none is waiting. */
+  private async runStores(): Promise<void> {
     try {
-      // The pass's decisions in one transaction.
+      while (this.pending_.items.length) {
+        const batch = this.pending_;
+        this.pending_ = newStoreBatch();
+        await this.storeOrSplit(batch.items);
+        batch.resolve();
+      }
+    } finally {
+      this.storeLoop = null;
+    }
+  }
+
+  /** The pass's decisions in one transaction; when that fails, each device again on its own. */
+  private async storeOrSplit(toStore: { device: repo.EvalDevice; decisions: Decision[] }[]): Promise<void> {
+    try {
       await this.store(toStore);
     } catch (e) {
-      // One device's failure must not cost the others: each device again on its own.
+      // One device's failure must not cost the others.
       this.ctx.log.warn({ err: e }, 'alert pass store failed, storing device by device');
       for (const x of toStore)
         try {
@@ -554,7 +638,7 @@ export class AlertEngine {
     const load: repo.SeriesRequest[] = [];
     for (const q of reqs) {
       const w = this.windows.get(q.deviceId);
-      if (w && now - w.loadedAt <= WINDOW_TTL_MS) {
+      if (w && now <= w.expiresAt) {
         for (const r of fresh.get(q.deviceId) ?? []) if (r.ts >= w.complete) addRow(w, { ts: r.ts, vals: r.values });
         if (covers(w, q)) continue;
       }
@@ -571,7 +655,7 @@ export class AlertEngine {
         this.windows.set(q.deviceId, {
           rows,
           complete: before < q.before || rows.length === 0 ? -Infinity : rows[0]!.ts,
-          loadedAt: now,
+          expiresAt: now + WINDOW_TTL_MS * (1 + Math.random()),
           series: new Map(),
         });
       }
@@ -813,14 +897,15 @@ export class AlertEngine {
               threshold: d.threshold,
               at: new Date(d.ts).toISOString(),
             };
-            // The listeners read the alert (its count, level): what was folded into it is written first.
+            // An escalation is written at once (a later, lower hit of the pass folds in without lowering it).
             await flush(alertId);
-            await bus.emitTx(tx, ev, this.listenerFailed);
             events.push(ev);
           }
         }
       }
       for (const id of [...folds.keys()]) await flush(id);
+      // The listeners (the notification outbox) read the alerts: they run once everything is written.
+      await bus.emitTxMany(tx, events, this.listenerFailed);
       await repo.insertActions(tx, actions);
       await repo.insertHits(tx, hits);
       const changed = new Map(
@@ -831,7 +916,9 @@ export class AlertEngine {
           )
         ).map((c) => [c.deviceId, c]),
       );
-      return items.map(({ device }) => ({ deviceId: device.id, change: changed.get(device.id) ?? null }));
+      // One announcement per device (a store may hold several passes of the same device).
+      const ids = [...new Set(items.map(({ device }) => device.id))];
+      return ids.map((deviceId) => ({ deviceId, change: changed.get(deviceId) ?? null }));
     });
     this.decisions += stored;
     const byDevice = new Map<number, AlertEvent[]>();
@@ -881,6 +968,8 @@ export class AlertEngine {
 
   /** Offline: raise (or update) the device's offline alert. Back online: restore its alert/alarm state. */
   private async deviceStates(changes: readonly StateChange[]): Promise<void> {
+    // After the alerts of the readings before them (rare: offline sweeps and devices coming back).
+    while (this.storeLoop) await this.storeLoop;
     const devices = await repo.evalDevices(
       this.ctx.db,
       changes.map((c) => c.deviceId),

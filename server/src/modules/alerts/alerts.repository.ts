@@ -939,17 +939,20 @@ export async function refreshDeviceStates(
   deviceIds: readonly number[],
 ): Promise<{ deviceId: number; platformId: number | null; state: string }[]> {
   if (!deviceIds.length) return [];
-  const r = await sql<{ id: number; platform_id: number | null; state: string; old_state: string }>`
-    with old as (select id, state from devices where id = any(${[...new Set(deviceIds)]}::int[]) order by id for update),
-    m as (select o.id, coalesce((select max(level) from alerts a
-            where a.device_id = o.id and a.status <> 'processed' and a.kind <> 'offline'), 0) as lvl from old o)
-    update devices d set state = case when m.lvl >= 3 then 'alarm' when m.lvl >= 1 then 'alert' else 'normal' end
-    from m, old
-    where d.id = old.id and m.id = old.id and d.state in ('normal', 'alert', 'alarm')
-    returning d.id, d.platform_id, d.state, old.state as old_state`.execute(tx);
-  return r.rows
-    .filter((x) => x.state !== x.old_state)
-    .map((x) => ({ deviceId: x.id, platformId: x.platform_id, state: x.state }));
+  // Only devices whose state changes are written (and locked): the ingest writer updates every reporting
+  // device's row in each batch, and waiting for its commit here would hold up the alerts of this store.
+  const r = await sql<{ id: number; platform_id: number | null; state: string }>`
+    with m as (
+      select d.id, case when lvl >= 3 then 'alarm' when lvl >= 1 then 'alert' else 'normal' end as state
+      from devices d, lateral (
+        select coalesce(max(a.level), 0) as lvl from alerts a
+        where a.device_id = d.id and a.status <> 'processed' and a.kind <> 'offline') x
+      where d.id = any(${[...new Set(deviceIds)]}::int[]) and d.state in ('normal', 'alert', 'alarm'))
+    update devices d set state = m.state
+    from m
+    where d.id = m.id and d.state in ('normal', 'alert', 'alarm') and d.state <> m.state
+    returning d.id, d.platform_id, d.state`.execute(tx);
+  return r.rows.map((x) => ({ deviceId: x.id, platformId: x.platform_id, state: x.state }));
 }
 
 // ------------------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ export function registerAlerts(app: FastifyInstance, ctx: AppContext, ingest: In
   engines.set(ctx, engine);
   ingest.onReadings((r) => engine.onReadings(r));
   ingest.onDeviceState((c) => engine.onDeviceState(c));
+  ingest.onReadingsEdited((ids) => engine.forgetReadings(ids));
   // Readings committed just before the last stop may not have been evaluated: evaluate them again (idempotent).
   setImmediate(() => void engine.catchUp().catch((e: unknown) => ctx.log.warn({ err: e }, 'alert catch-up failed')));
   const svc = new AlertsService(ctx, engine);

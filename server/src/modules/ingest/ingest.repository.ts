@@ -114,7 +114,8 @@ const BATCH_REST = `,
   merged as (
     select device_id, max(ts) as ts, jsonb_object_agg(e.key, e.value order by ts) as vals
     from ins, jsonb_each(ins.vals) e group by device_id),
-  old as (select id, state from devices where id in (select device_id from merged) order by id for update),
+  -- no key update: the lock the update takes anyway; it does not block foreign-key checks (alerts, hits)
+  old as (select id, state from devices where id in (select device_id from merged) order by id for no key update),
   upd as (
     update devices dv set
       -- last_seen_at is indexed: moving it at most every 30 s keeps most of these updates HOT (no index writes).

@@ -73,6 +73,7 @@ export class IngestService {
   private rejected = new Map<RejectReason, number>();
   private unsavedRejections = new Map<string, number>();
   private listeners: ReadingsListener[] = [];
+  private editedListeners: ((deviceIds: number[]) => void)[] = [];
   private stateListeners: DeviceStateListener[] = [];
   private platformOfDevice = new Map<number, number | null>();
   private timers: NodeJS.Timeout[] = [];
@@ -103,6 +104,21 @@ export class IngestService {
 
   onReadings(fn: ReadingsListener): void {
     this.listeners.push(fn);
+  }
+
+  /** Listeners of stored readings changed after the fact (edited, smoothed, deleted by an operator). */
+  onReadingsEdited(fn: (deviceIds: number[]) => void): void {
+    this.editedListeners.push(fn);
+  }
+
+  /** Says that stored readings of these devices changed (called after the change committed). */
+  readingsEdited(deviceIds: number[]): void {
+    for (const fn of this.editedListeners)
+      try {
+        fn(deviceIds);
+      } catch (e) {
+        this.ctx.log.error({ err: e }, 'readings-edited listener failed');
+      }
   }
 
   /** Listeners of the state changes ingest makes (offline sweep, back online): offline alerts. */

@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { monitorTypeOf, moduleDataRoutes as R } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
+import type { IngestService } from '../ingest/ingest.service.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ModuleDataService } from './moduleData.service.ts';
 import { reportWorkbook } from './moduleData.report.ts';
 
-export function registerModuleData(app: FastifyInstance, ctx: AppContext): void {
-  const svc = new ModuleDataService(ctx);
+export function registerModuleData(
+  app: FastifyInstance,
+  ctx: AppContext,
+  ingest?: Pick<IngestService, 'readingsEdited'>,
+): void {
+  const svc = new ModuleDataService(ctx, (ids) => ingest?.readingsEdited(ids));
   defineRoute(app, ctx, R.getRealTimeData, async (c) => ({ data: await svc.realTime(caller(c), c.lang, c.query) }));
   defineRoute(app, ctx, R.getRealTimeDataByPlatformId, async (c) => ({
     data: await svc.realTime(caller(c), c.lang, { platformId: c.query.platformId }),

@@ -67,7 +67,11 @@ interface RangeInput {
 
 /** The monitoring query API: every read limited to the caller's data scope. */
 export class ModuleDataService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    /** Told after stored readings changed (alert evaluation drops what it kept of them). */
+    private readonly edited: (deviceIds: number[]) => void = () => undefined,
+  ) {}
 
   // ---------------------------------------------------------------------------------------- helpers
 
@@ -432,6 +436,7 @@ export class ModuleDataService {
       );
       return edits.length;
     });
+    if (changed) this.edited([d.id]);
     return { changed, from: iso(w.from), to: iso(w.to) };
   }
 
@@ -454,6 +459,7 @@ export class ModuleDataService {
       if (gone.length) await repo.recomputeRollups(tx, d.id, gone);
       return gone.length;
     });
+    if (deleted) this.edited([d.id]);
     return { deleted };
   }
 
@@ -469,7 +475,7 @@ export class ModuleDataService {
   ): Promise<EditGnssResult> {
     const d = await this.device(user, q.deviceId, [GNSS_MODULE_ID]);
     const ts = parseTime(q.ts)!;
-    return repo.inTransaction(this.ctx.db, async (tx) => {
+    const result = await repo.inTransaction(this.ctx.db, async (tx) => {
       const [row] = await repo.readingsAt(tx, d.id, [ts]);
       if (!row) throw new AppError(Status.notFound, 'readingNotFound');
       const values: Record<string, unknown> = { ...row.vals };
@@ -483,6 +489,8 @@ export class ModuleDataService {
       for (const [k, v] of Object.entries(values)) if (num(v) !== null) nums[k] = v as number;
       return { ts: iso(ts), values: nums };
     });
+    this.edited([d.id]);
+    return result;
   }
 
   // --------------------------------------------------------------------------------------------- rain
