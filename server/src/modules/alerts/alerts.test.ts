@@ -295,6 +295,33 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
     expect(wl2.find((a) => a.valueType === 'thresholdRate')).toMatchObject({ level: 2, lastValue: 61, count: 1 });
   });
 
+  it('evaluates against readings as an operator edited them (a deleted reading no longer counts)', async () => {
+    const id = await addDevice(t, admin, deviceBody(siteA, termA.terminalId, 'edited', 2));
+    // increment over 10 minutes >= 20
+    await addRule(
+      rule(id, {
+        quantity: 'rainfall',
+        valueType: 'increment',
+        level: 2,
+        value: 20,
+        windowN: 10,
+        windowUnit: 'minute',
+      }),
+    );
+    const [spike] = await send(termA, 'DEV-edited', [{ rainfall: 15 }]);
+    expect(await alertsOf(id)).toEqual([]);
+    const del = await t.api<{ deleted: number }>('POST', '/api/v2/data/module/deleteData', {
+      token: admin,
+      body: { deviceId: id, ts: [new Date(spike!.ts).toISOString()] },
+    });
+    expect(del.data.deleted).toBe(1);
+    // 8 alone in the window: no alert (with the deleted 15 still counted it would be 23)
+    await send(termA, 'DEV-edited', [{ rainfall: 8 }]);
+    expect(await alertsOf(id)).toEqual([]);
+    await send(termA, 'DEV-edited', [{ rainfall: 13 }]);
+    expect(await alertsOf(id)).toMatchObject([{ level: 2, metric: 21, valueType: 'increment' }]);
+  });
+
   it('after a stop between commit and evaluation, the catch-up at start evaluates the readings once', async () => {
     const before = await count('alerts');
     const threshold = async () => (await alertsOf(dev.wl2!)).find((a) => a.valueType === 'threshold')!;
