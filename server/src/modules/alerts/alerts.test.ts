@@ -122,6 +122,7 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
     await add(siteA, termA.terminalId, 'm2', 30);
     await add(siteB, termB.terminalId, 'wlB', 3);
     await add(siteA, termA.terminalId, 'prop', 3);
+    await add(siteA, termA.terminalId, 'edited', 2);
     alertEvents(t.ctx).onEvent((e) => void events.push(e));
     alertEvents(t.ctx).onEventTx(async (tx, e) => {
       if (failTx) {
@@ -296,7 +297,7 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
   });
 
   it('evaluates against readings as an operator edited them (a deleted reading no longer counts)', async () => {
-    const id = await addDevice(t, admin, deviceBody(siteA, termA.terminalId, 'edited', 2));
+    const id = dev.edited!;
     // increment over 10 minutes >= 20
     await addRule(
       rule(id, {

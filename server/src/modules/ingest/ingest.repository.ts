@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 
 /** A reading ready to store: the device id is resolved, values checked. */
@@ -77,7 +77,7 @@ export interface BatchResult {
   cameOnline: { deviceId: number; platformId: number | null }[];
 }
 
-/** Merges per-bucket aggregates of a batch (the `source` query, in column order) into a rollup table. */
+/** Merges per-bucket aggregates (the `source` query, in column order) into a rollup table. */
 const rollupMerge = (table: 'readings_hourly' | 'readings_daily', source: string): string => `
   insert into ${table} as r (device_id, quantity, bucket, n, total, min_v, max_v, first_ts, first_v, last_ts, last_v)
   select * from (${source}) s order by 1, 2, 3
@@ -92,28 +92,65 @@ const rollupMerge = (table: 'readings_hourly' | 'readings_daily', source: string
     last_ts = greatest(r.last_ts, excluded.last_ts)
   returning 1`;
 
+/** Epoch milliseconds (float8) to timestamptz, without text parsing. */
+const msToTs = (x: string): string => `to_timestamp(${x} / 1000.0)`;
+
+/** The batch's own bucket aggregates, passed as column arrays ($4.. for hours, $15.. for days). */
+const bucketsFrom = (first: number): string => `
+  select d, q, ${msToTs('b')}, n, tot, mn, mx, ${msToTs('fts')}, fv, ${msToTs('lts')}, lv
+  from unnest($${first}::int[], $${first + 1}::text[], $${first + 2}::float8[], $${first + 3}::int[],
+              $${first + 4}::float8[], $${first + 5}::float8[], $${first + 6}::float8[], $${first + 7}::float8[],
+              $${first + 8}::float8[], $${first + 9}::float8[], $${first + 10}::float8[])
+         as x(d, q, b, n, tot, mn, mx, fts, fv, lts, lv)
+  where (select fresh from counted)`;
+
 /**
- * The whole batch as ONE statement (one round trip, committed on its own): the raw insert (a repeat of
- * a stored (device, ts) is skipped), the hour buckets of what was inserted, the hour and day rollups
- * merged from those buckets, and each device's newest values and last-seen time. It answers the
- * inserted readings (device and time) and the devices that were offline. All data-modifying parts see
- * the same snapshot and commit together.
+ * The whole batch as ONE statement (one round trip, committed on its own): the raw insert (a repeat of a
+ * stored (device, ts) is skipped), the hour and day rollups, and each device's newest values and last-seen
+ * time. It answers the inserted readings (device and time) and the devices that were offline.
+ *
+ * The rollups and newest values of a batch are computed in JS and passed as arrays: when every reading of the
+ * batch was new (`fresh`, the usual case) they are merged as they are. When some were repeats of stored ones,
+ * that path writes nothing and the same is computed in SQL from what was inserted. All data-modifying parts
+ * see the same snapshot and commit together.
+ *
+ * $1..$3 readings (device, epoch ms, values), $4..$14 hour buckets, $15..$25 day buckets, $26..$28 newest
+ * values per device (device, epoch ms, values), $29 the batch size.
  */
-const BATCH_REST = `,
+const BATCH_SQL = `
+  with ins as (
+    insert into readings (device_id, ts, vals)
+    select d, ${msToTs('t')}, v from unnest($1::int[], $2::float8[], $3::jsonb[]) as x(d, t, v)
+    on conflict (device_id, ts) do nothing
+    returning device_id, ts, vals),
+  counted as materialized (select count(*) = $29::int as fresh from ins),
+  h as (${rollupMerge('readings_hourly', bucketsFrom(4))}),
+  d as (${rollupMerge('readings_daily', bucketsFrom(15))}),
+  -- some readings were repeats: the rollups of what was inserted, from SQL
   q as (
     select device_id, ts, e.key as quantity, (e.value #>> '{}')::float8 as v
-    from ins, jsonb_each(ins.vals) e where jsonb_typeof(e.value) = 'number'),
+    from ins, jsonb_each(ins.vals) e
+    where not (select fresh from counted) and jsonb_typeof(e.value) = 'number'),
   hb as materialized (
     select device_id, quantity, date_trunc('hour', ts at time zone 'UTC') at time zone 'UTC' as bucket,
            count(*)::int as n, sum(v) as total, min(v) as min_v, max(v) as max_v,
            min(ts) as first_ts, (array_agg(v order by ts))[1] as first_v,
            max(ts) as last_ts, (array_agg(v order by ts desc))[1] as last_v
     from q group by 1, 2, 3),
-  h as (${'${HOURLY}'}),
-  d as (${'${DAILY}'}),
+  h2 as (${rollupMerge('readings_hourly', 'select * from hb')}),
+  d2 as (${rollupMerge(
+    'readings_daily',
+    `select device_id, quantity, date_trunc('day', bucket at time zone 'UTC') at time zone 'UTC', sum(n)::int,
+            sum(total), min(min_v), max(max_v), min(first_ts), (array_agg(first_v order by first_ts))[1],
+            max(last_ts), (array_agg(last_v order by last_ts desc))[1]
+     from hb group by 1, 2, 3`,
+  )}),
   merged as (
-    select device_id, max(ts) as ts, jsonb_object_agg(e.key, e.value order by ts) as vals
-    from ins, jsonb_each(ins.vals) e group by device_id),
+    select d as device_id, ${msToTs('t')} as ts, v as vals
+    from unnest($26::int[], $27::float8[], $28::jsonb[]) as x(d, t, v) where (select fresh from counted)
+    union all
+    select device_id, max(ts), jsonb_object_agg(e.key, e.value order by ts)
+    from ins, jsonb_each(ins.vals) e where not (select fresh from counted) group by device_id),
   -- no key update: the lock the update takes anyway; it does not block foreign-key checks (alerts, hits)
   old as (select id, state from devices where id in (select device_id from merged) order by id for no key update),
   upd as (
@@ -127,24 +164,67 @@ const BATCH_REST = `,
     from merged m, old o
     where dv.id = m.device_id and o.id = dv.id
     returning dv.id, dv.platform_id, o.state as old_state)
-  select 0 as k, device_id as id, (extract(epoch from ts) * 1000)::float8 as ms, null::int as platform_id from ins
+  select 0 as k, device_id as id, round(date_part('epoch', ts) * 1000) as ms, null::int as platform_id from ins
   union all
   select 1, id, null, platform_id from upd where old_state = 'offline'
   union all
-  select 2, count(*)::int, null, null from h
+  select 2, (select count(*) from h) + (select count(*) from h2), null, null
   union all
-  select 3, count(*)::int, null, null from d`
-  .replace('${HOURLY}', rollupMerge('readings_hourly', 'select * from hb'))
-  .replace(
-    '${DAILY}',
-    rollupMerge(
-      'readings_daily',
-      `select device_id, quantity, date_trunc('day', bucket at time zone 'UTC') at time zone 'UTC', sum(n)::int,
-              sum(total), min(min_v), max(max_v), min(first_ts), (array_agg(first_v order by first_ts))[1],
-              max(last_ts), (array_agg(last_v order by last_ts desc))[1]
-       from hb group by 1, 2, 3`,
-    ),
-  );
+  select 3, (select count(*) from d) + (select count(*) from d2), null, null`;
+
+/** Per-bucket aggregates of a batch, as the column arrays BATCH_SQL takes. */
+class BucketColumns {
+  private at = new Map<string, number>();
+  readonly cols: [
+    number[],
+    string[],
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+  ] = [[], [], [], [], [], [], [], [], [], [], []];
+
+  add(deviceId: number, quantity: string, bucket: number, ts: number, v: number): void {
+    const key = `${deviceId}\u0000${quantity}\u0000${bucket}`;
+    const [d, q, b, n, tot, mn, mx, fts, fv, lts, lv] = this.cols;
+    const i = this.at.get(key);
+    if (i === undefined) {
+      this.at.set(key, d.length);
+      d.push(deviceId);
+      q.push(quantity);
+      b.push(bucket);
+      n.push(1);
+      tot.push(v);
+      mn.push(v);
+      mx.push(v);
+      fts.push(ts);
+      fv.push(v);
+      lts.push(ts);
+      lv.push(v);
+      return;
+    }
+    n[i]!++;
+    tot[i]! += v;
+    if (v < mn[i]!) mn[i] = v;
+    if (v > mx[i]!) mx[i] = v;
+    if (ts < fts[i]!) {
+      fts[i] = ts;
+      fv[i] = v;
+    }
+    if (ts >= lts[i]!) {
+      lts[i] = ts;
+      lv[i] = v;
+    }
+  }
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 /**
  * Stores a batch (readings with distinct (device, ts)): raw readings, hour and day rollups, and the
@@ -152,27 +232,52 @@ const BATCH_REST = `,
  */
 export async function writeBatch(db: Db, rows: readonly ReadingRow[]): Promise<BatchResult> {
   const ids: number[] = new Array(rows.length);
-  const tss: string[] = new Array(rows.length);
+  const tss: number[] = new Array(rows.length);
   const vals: string[] = new Array(rows.length);
   const byKey = new Map<string, ReadingRow>();
+  const hours = new BucketColumns();
+  const days = new BucketColumns();
+  const newest = new Map<number, { ts: number; values: Record<string, number> }>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     ids[i] = r.deviceId;
-    tss[i] = new Date(r.ts).toISOString();
+    tss[i] = r.ts;
     vals[i] = JSON.stringify(r.values);
     byKey.set(`${r.deviceId}:${r.ts}`, r);
+    const hour = r.ts - (((r.ts % HOUR) + HOUR) % HOUR);
+    const day = r.ts - (((r.ts % DAY) + DAY) % DAY);
+    for (const q in r.values) {
+      const v = r.values[q]!;
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      hours.add(r.deviceId, q, hour, r.ts, v);
+      days.add(r.deviceId, q, day, r.ts, v);
+    }
+    // Newest values per device: later readings' quantities over earlier ones (as jsonb_object_agg by time).
+    const m = newest.get(r.deviceId);
+    if (!m) newest.set(r.deviceId, { ts: r.ts, values: { ...r.values } });
+    else if (r.ts >= m.ts) {
+      m.ts = r.ts;
+      Object.assign(m.values, r.values);
+    } else for (const q in r.values) if (!(q in m.values)) m.values[q] = r.values[q]!;
   }
-  const res = await sql<{ k: number; id: number; ms: number | null; platform_id: number | null }>`
-    with ins as (
-      insert into readings (device_id, ts, vals)
-      select * from unnest(${ids}::int[], ${tss}::timestamptz[], ${vals}::jsonb[])
-      on conflict (device_id, ts) do nothing
-      returning device_id, ts, vals) ${sql.raw(BATCH_REST)}`.execute(db.k);
+  const res = await db.k.executeQuery<{ k: number; id: number; ms: number | null; platform_id: number | null }>(
+    CompiledQuery.raw(BATCH_SQL, [
+      ids,
+      tss,
+      vals,
+      ...hours.cols,
+      ...days.cols,
+      [...newest.keys()],
+      [...newest.values()].map((m) => m.ts),
+      [...newest.values()].map((m) => JSON.stringify(m.values)),
+      rows.length,
+    ]),
+  );
   const inserted: ReadingRow[] = [];
   const cameOnline: BatchResult['cameOnline'] = [];
   for (const r of res.rows) {
     if (r.k === 0) {
-      const row = byKey.get(`${r.id}:${r.ms}`);
+      const row = byKey.get(`${r.id}:${Number(r.ms)}`);
       if (row) inserted.push(row);
     } else if (r.k === 1) cameOnline.push({ deviceId: r.id, platformId: r.platform_id });
   }

@@ -57,6 +57,9 @@ describe('device ingest', () => {
     // The same readings again (a logger resending after a lost ack): stored once.
     const r2 = await post(batch, { device: 'DEV-rainA' });
     expect(r2.json().data).toMatchObject({ stored: 0, duplicates: 4 });
+    // A repeat and a new reading together: only the new one reaches the rollups.
+    const r3 = await post([batch[0], { ts: base + 4 * 60_000, values: { rainfall: 4.5 } }], { device: 'DEV-rainA' });
+    expect(r3.json().data).toMatchObject({ stored: 1, duplicates: 1 });
     // A late reading, earlier than all others, in ISO form; and one in the next hour.
     const late = await post(
       { ts: new Date(base - 30 * 60_000).toISOString(), values: { rainfall: 7 } },
@@ -65,7 +68,7 @@ describe('device ingest', () => {
     expect(late.statusCode).toBe(200);
     await post({ ts: base + 3600_000, values: { rainfall: 1 } }, { device: 'DEV-rainA' });
     const rows = await stored(rainA);
-    expect(rows).toHaveLength(6);
+    expect(rows).toHaveLength(7);
     const hourly = await t.db.k
       .selectFrom('readings_hourly')
       .selectAll()
@@ -75,11 +78,11 @@ describe('device ingest', () => {
       .execute();
     expect(hourly.map((h) => [new Date(h.bucket).toISOString(), h.n, h.total, h.min_v, h.max_v])).toEqual([
       [new Date(base - 3600_000).toISOString(), 1, 7, 7, 7],
-      [new Date(base).toISOString(), 4, 0.5 + 1.5 + 2.5 + 3.5, 0.5, 3.5],
+      [new Date(base).toISOString(), 5, 0.5 + 1.5 + 2.5 + 3.5 + 4.5, 0.5, 4.5],
       [new Date(base + 3600_000).toISOString(), 1, 1, 1, 1],
     ]);
     expect(hourly[1]!.first_v).toBe(0.5);
-    expect(hourly[1]!.last_v).toBe(3.5);
+    expect(hourly[1]!.last_v).toBe(4.5);
     const daily = await t.db.k
       .selectFrom('readings_daily')
       .selectAll()
@@ -87,7 +90,7 @@ describe('device ingest', () => {
       .where('quantity', '=', 'rainfall')
       .execute();
     expect(daily).toHaveLength(1);
-    expect(daily[0]!.n).toBe(6);
+    expect(daily[0]!.n).toBe(7);
     expect(daily[0]!.first_v).toBe(7);
     expect(daily[0]!.last_v).toBe(1);
     const dev = await t.db.k
