@@ -115,6 +115,8 @@ async function apiBench(kind: 'pglite' | 'postgres'): Promise<void> {
       adminPassword: 'Bench-admin-pass-1',
       webDist: null,
       logLevel: 'silent',
+      // No broker: this bench measures the API (and 1883 is the machine's Mosquitto).
+      mqttPort: -1,
     },
   );
   const built = await buildApp(config, { logger: false });
