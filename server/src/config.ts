@@ -66,7 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     demo: on(env.DEMO, true),
     secretKey: env.SECRET_KEY || null,
     systemTitle: env.SYSTEM_TITLE || 'Geosentry',
-    projectTitle: env.PROJECT_TITLE || 'Monitoring and early warning',
+    projectTitle: env.PROJECT_TITLE || '',
     copyright: env.COPYRIGHT || `© ${new Date().getFullYear()} Geosentry`,
     supportPhone: env.SUPPORT_PHONE || '400-000-0000',
     platformType: env.PLATFORM_TYPE || 'disaster',

@@ -187,11 +187,9 @@ export function MainLayout(): ReactElement {
                   aria-label={collapsed ? t('common:header.expand') : t('common:header.collapse')}
                 />
               </Tooltip>
-              {branding.projectTitle ? (
-                <span className="gs-project-title" data-testid="project-title">
-                  {branding.projectTitle}
-                </span>
-              ) : null}
+              <span className="gs-project-title" data-testid="project-title">
+                {branding.projectTitle || t('common:header.projectTitle')}
+              </span>
               <Breadcrumb className="gs-breadcrumb" items={crumbs} data-testid="breadcrumb" />
             </div>
             <div className="gs-header-right">
