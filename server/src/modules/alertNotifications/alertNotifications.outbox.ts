@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   PHONE_CHANNELS,
   ALERT_CHANNELS,
