@@ -90,6 +90,9 @@ const MAX_PASS = 20_000;
 const EVIDENCE_BEFORE = 20;
 const DEFAULT_RELATION_WINDOW_MS = 3_600_000;
 const NOTHING_STORED = { stored: Promise.resolve() };
+/** What a hit writes into the alert it folds into. */
+type FoldValues = Omit<repo.NewAlert, 'platform_id' | 'device_id' | 'quantity' | 'kind' | 'family'>;
+
 /** Decisions waiting for the store at most before evaluation waits (back-pressure). */
 const MAX_PENDING_DECISIONS = 20_000;
 
@@ -772,22 +775,13 @@ export class AlertEngine {
       const open = await repo.openAlertsForUpdate(tx, all);
       const hits: Parameters<typeof repo.insertHits>[1][number][] = [];
       const actions: Parameters<typeof repo.insertActions>[1][number][] = [];
-      /** Hits folded into open alerts, not yet written (by alert id). */
-      const folds = new Map<
-        number,
-        {
-          n: number;
-          values: Omit<repo.NewAlert, 'platform_id' | 'device_id' | 'quantity' | 'kind' | 'family'>;
-          escalate: boolean;
-          lastAt: number;
-        }
-      >();
-      const flush = async (alertId: number): Promise<void> => {
-        const f = folds.get(alertId);
-        if (!f) return;
-        folds.delete(alertId);
-        await repo.foldIntoAlert(tx, alertId, f.values, f.escalate, f.n, f.lastAt);
-      };
+      /**
+       * Hits folded into open alerts (by alert id): how many, the last hit's values, and the values of the last
+       * hit that escalated the alert (a later, lower hit of the store updates the alert without lowering it).
+       */
+      const folds = new Map<number, { n: number; last: FoldValues; lastAt: number; esc: FoldValues | null }>();
+      /** Alerts raised in this store, written together after the loop: until then their ids are placeholders (< 0). */
+      const raised: { placeholder: number; row: repo.NewAlert }[] = [];
       for (const { device, decisions } of items) {
         const platformId = device.platformId!;
         for (const d of decisions) {
@@ -815,13 +809,17 @@ export class AlertEngine {
           let kind: AlertEvent['kind'] | null = null;
           let previous: AlertLevel | null = null;
           if (!o) {
-            alertId = await repo.insertAlert(tx, {
-              ...values,
-              platform_id: platformId,
-              device_id: d.deviceId,
-              quantity: d.quantity,
-              kind: d.kind,
-              family: d.family,
+            alertId = -(raised.length + 1);
+            raised.push({
+              placeholder: alertId,
+              row: {
+                ...values,
+                platform_id: platformId,
+                device_id: d.deviceId,
+                quantity: d.quantity,
+                kind: d.kind,
+                family: d.family,
+              },
             });
             open.set(openKey, { id: alertId, level: d.level, count: 1 });
             kind = 'raised';
@@ -836,14 +834,13 @@ export class AlertEngine {
           } else {
             alertId = o.id;
             const escalate = d.level > o.level;
-            // An escalation is written at once (its event follows), so pending hits end with at most one.
             const f = folds.get(alertId);
             if (f) {
               f.n++;
-              f.values = values;
-              f.escalate = escalate;
+              f.last = values;
               f.lastAt = Math.max(f.lastAt, d.ts);
-            } else folds.set(alertId, { n: 1, values, escalate, lastAt: d.ts });
+              if (escalate) f.esc = values;
+            } else folds.set(alertId, { n: 1, last: values, lastAt: d.ts, esc: escalate ? values : null });
             if (escalate) {
               kind = 'escalated';
               previous = o.level as AlertLevel;
@@ -897,13 +894,25 @@ export class AlertEngine {
               threshold: d.threshold,
               at: new Date(d.ts).toISOString(),
             };
-            // An escalation is written at once (a later, lower hit of the pass folds in without lowering it).
-            await flush(alertId);
             events.push(ev);
           }
         }
       }
-      for (const id of [...folds.keys()]) await flush(id);
+      // Set-based writes: the raised alerts in one statement, then every fold in one statement.
+      const idOf = new Map<number, number>();
+      const newIds = await repo.insertAlerts(
+        tx,
+        raised.map((x) => x.row),
+      );
+      raised.forEach((x, i) => idOf.set(x.placeholder, newIds[i]!));
+      const real = (id: number): number => (id < 0 ? idOf.get(id)! : id);
+      await repo.foldIntoAlerts(
+        tx,
+        [...folds].map(([id, f]) => ({ id: real(id), ...f })),
+      );
+      for (const x of actions) x.alertId = real(x.alertId);
+      for (const x of hits) x.alertId = real(x.alertId);
+      for (const x of events) x.alertId = real(x.alertId);
       // The listeners (the notification outbox) read the alerts: they run once everything is written.
       await bus.emitTxMany(tx, events, this.listenerFailed);
       await repo.insertActions(tx, actions);

@@ -796,6 +796,87 @@ export interface NewAlert {
   push_interval_minutes: number;
 }
 
+/** Inserts alerts (one statement); answers their ids in the order given. */
+export async function insertAlerts(tx: Tx, list: readonly NewAlert[]): Promise<number[]> {
+  if (!list.length) return [];
+  const rows = await tx
+    .insertInto('alerts')
+    .values(
+      list.map((a) => {
+        const at = new Date(a.at).toISOString();
+        return {
+          platform_id: a.platform_id,
+          device_id: a.device_id,
+          quantity: a.quantity,
+          kind: a.kind,
+          family: a.family,
+          rule_id: a.rule_id,
+          relation_id: a.relation_id,
+          value_type: a.value_type,
+          level: a.level,
+          first_level: a.level,
+          threshold: a.threshold,
+          first_value: a.value,
+          last_value: a.value,
+          metric: a.metric,
+          first_at: at,
+          last_at: at,
+          evidence: JSON.stringify(a.evidence),
+          group_id: a.group_id,
+          channels: a.channels,
+          push_interval_minutes: a.push_interval_minutes,
+        };
+      }),
+    )
+    .returning(['id', 'device_id', 'family'])
+    .execute();
+  // Matched by (device, family), unique among one store's new alerts, rather than trusting the row order.
+  const byKey = new Map(rows.map((r) => [`${r.device_id}|${r.family}`, r.id]));
+  return list.map((a) => byKey.get(`${a.device_id}|${a.family}`)!);
+}
+
+type Fold = Omit<NewAlert, 'platform_id' | 'device_id' | 'quantity' | 'kind' | 'family'>;
+
+/**
+ * Folds hits into open alerts, all in one statement: `n` more hits, the last hit's value and metric, the latest
+ * reading time; with `esc` (the last hit that escalated the alert) also its level, evidence, rule and threshold.
+ */
+export async function foldIntoAlerts(
+  tx: Tx,
+  folds: readonly { id: number; n: number; last: Fold; lastAt: number; esc: Fold | null }[],
+): Promise<void> {
+  if (!folds.length) return;
+  const col = <T>(f: (x: (typeof folds)[number]) => T): T[] => folds.map(f);
+  const iso = (t: number): string => new Date(t).toISOString();
+  await sql`update alerts a set
+      count = a.count + f.n,
+      last_value = f.last_value,
+      metric = f.metric,
+      last_at = greatest(a.last_at, f.last_at),
+      updated_at = now(),
+      evidence = case when f.esc then f.evidence else a.evidence end,
+      level = case when f.esc then f.level else a.level end,
+      escalated_at = case when f.esc then f.esc_at else a.escalated_at end,
+      rule_id = case when f.esc then f.rule_id else a.rule_id end,
+      threshold = case when f.esc then f.threshold else a.threshold end,
+      value_type = case when f.esc then f.value_type else a.value_type end,
+      group_id = case when f.esc then f.group_id else a.group_id end,
+      channels = case when f.esc then string_to_array(f.channels, ',') else a.channels end,
+      push_interval_minutes = case when f.esc then f.push_interval_minutes else a.push_interval_minutes end
+    from unnest(
+      ${col((x) => x.id)}::int[], ${col((x) => x.n)}::int[], ${col((x) => x.last.value)}::float8[],
+      ${col((x) => x.last.metric)}::float8[], ${col((x) => iso(Math.max(x.lastAt, x.last.at)))}::timestamptz[],
+      ${col((x) => x.esc !== null)}::bool[], ${col((x) => (x.esc ? JSON.stringify(x.esc.evidence) : null))}::jsonb[],
+      ${col((x) => x.esc?.level ?? null)}::int[], ${col((x) => (x.esc ? iso(x.esc.at) : null))}::timestamptz[],
+      ${col((x) => x.esc?.rule_id ?? null)}::int[], ${col((x) => x.esc?.threshold ?? null)}::float8[],
+      ${col((x) => x.esc?.value_type ?? null)}::text[], ${col((x) => x.esc?.group_id ?? null)}::int[],
+      ${col((x) => (x.esc ? x.esc.channels.join(',') : null))}::text[],
+      ${col((x) => x.esc?.push_interval_minutes ?? null)}::int[]
+    ) as f(id, n, last_value, metric, last_at, esc, evidence, level, esc_at, rule_id, threshold, value_type,
+           group_id, channels, push_interval_minutes)
+    where a.id = f.id`.execute(tx);
+}
+
 export async function insertAlert(tx: Tx, a: NewAlert): Promise<number> {
   const at = new Date(a.at).toISOString();
   const r = await tx
