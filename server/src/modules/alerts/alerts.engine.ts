@@ -21,6 +21,7 @@ import {
   firstAtOrAfter,
   lookbackOf,
   rateAt,
+  timeIndex,
   windowMs,
   type EvalRule,
   type Firing,
@@ -90,9 +91,6 @@ const MAX_PASS = 20_000;
 const EVIDENCE_BEFORE = 20;
 const DEFAULT_RELATION_WINDOW_MS = 3_600_000;
 const NOTHING_STORED = { stored: Promise.resolve() };
-/** What a hit writes into the alert it folds into. */
-type FoldValues = Omit<repo.NewAlert, 'platform_id' | 'device_id' | 'quantity' | 'kind' | 'family'>;
-
 /** Decisions waiting for the store at most before evaluation waits (back-pressure). */
 const MAX_PENDING_DECISIONS = 20_000;
 
@@ -112,18 +110,6 @@ function newStoreBatch(): StoreBatch {
 /** Devices' site and names for a pass are re-read after this long. */
 const DEVICE_TTL_MS = 5_000;
 
-/** Index of the first row with ts >= t (rows sorted by ts). */
-function firstRowAtOrAfter(rows: readonly Row[], t: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid]!.ts < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Adds a committed reading to a window in time order (the same time again replaces it). */
 function addRow(w: DeviceWindow, r: Row): void {
   const last = w.rows.at(-1);
@@ -138,7 +124,7 @@ function addRow(w: DeviceWindow, r: Row): void {
     }
     return;
   }
-  const i = firstRowAtOrAfter(w.rows, r.ts);
+  const i = firstAtOrAfter(w.rows, r.ts);
   if (w.rows[i]?.ts === r.ts) w.rows[i] = r;
   else w.rows.splice(i, 0, r);
   w.series.clear();
@@ -184,19 +170,13 @@ function seriesOf(w: DeviceWindow, q: string): QuantitySeries {
 /** Whether a window holds all a request needs: everything from `from` on and `before` readings before it. */
 function covers(w: DeviceWindow, q: repo.SeriesRequest): boolean {
   if (w.complete > q.from) return false;
-  return w.complete === -Infinity || firstRowAtOrAfter(w.rows, q.from) >= q.before;
+  return w.complete === -Infinity || firstAtOrAfter(w.rows, q.from) >= q.before;
 }
 
 /** Index of the point at time t in a series' times (sorted), or -1. */
 function indexOfTime(ts: readonly number[], t: number): number {
-  let lo = 0;
-  let hi = ts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ts[mid]! < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return ts[lo] === t ? lo : -1;
+  const i = timeIndex(ts, t);
+  return ts[i] === t ? i : -1;
 }
 
 /** A device's rules arranged for evaluation. */
@@ -653,7 +633,7 @@ export class AlertEngine {
       if (this.windows.size + load.length > MAX_WINDOWS) this.windows.clear();
       for (const q of load) {
         const rows = got.get(q.deviceId)!;
-        const before = firstRowAtOrAfter(rows, q.from);
+        const before = firstAtOrAfter(rows, q.from);
         // All readings from the first one read on are here; with fewer than asked before `from`, all of them.
         this.windows.set(q.deviceId, {
           rows,
@@ -668,7 +648,7 @@ export class AlertEngine {
       const w = this.windows.get(q.deviceId)!;
       out.set(q.deviceId, w);
       // Drop what neither this pass nor a later one (readings at or after this one's) needs.
-      dropOldest(w, firstRowAtOrAfter(w.rows, q.from) - q.before);
+      dropOldest(w, firstAtOrAfter(w.rows, q.from) - q.before);
       if (w.rows.length > MAX_WINDOW_ROWS) this.windows.delete(q.deviceId);
     }
     return out;
@@ -779,7 +759,10 @@ export class AlertEngine {
        * Hits folded into open alerts (by alert id): how many, the last hit's values, and the values of the last
        * hit that escalated the alert (a later, lower hit of the store updates the alert without lowering it).
        */
-      const folds = new Map<number, { n: number; last: FoldValues; lastAt: number; esc: FoldValues | null }>();
+      const folds = new Map<
+        number,
+        { n: number; last: repo.FoldValues; lastAt: number; esc: repo.FoldValues | null }
+      >();
       /** Alerts raised in this store, written together after the loop: until then their ids are placeholders (< 0). */
       const raised: { placeholder: number; row: repo.NewAlert }[] = [];
       for (const { device, decisions } of items) {
@@ -1032,7 +1015,7 @@ export class AlertEngine {
           push_interval_minutes: notify?.pushIntervalMinutes ?? 0,
         };
         if (open) {
-          await repo.foldIntoAlert(tx, open.id, values, false);
+          await repo.foldIntoAlerts(tx, [{ id: open.id, n: 1, last: values, lastAt: now, esc: null }]);
           return;
         }
         const alertId = await repo.insertAlert(tx, {

@@ -89,8 +89,8 @@ export function accelerationAt(s: readonly Point[], i: number, maxGapMs: number 
   return r1 === null || r0 === null ? null : round2(r1 - r0);
 }
 
-/** Index of the first point with ts >= from (binary search; s is sorted). */
-export function firstAtOrAfter(s: readonly Point[], from: number): number {
+/** Index of the first item with ts >= from (binary search; s is sorted by ts). */
+export function firstAtOrAfter(s: readonly { ts: number }[], from: number): number {
   let lo = 0;
   let hi = s.length;
   while (lo < hi) {
@@ -124,8 +124,8 @@ export function prefixSums(s: readonly Point[]): { ts: number[]; sums: number[] 
   return { ts, sums };
 }
 
-/** Index of the first time >= t among ts[0..end] (end + 1 when none). */
-function timeIndex(ts: readonly number[], t: number, end: number): number {
+/** Index of the first time >= t among ts[0..end] (end + 1 when none; sorted times). */
+export function timeIndex(ts: readonly number[], t: number, end = ts.length - 1): number {
   let lo = 0;
   let hi = end + 1;
   while (lo < hi) {

@@ -30,17 +30,7 @@ export class AlertEvents {
    * listener is rolled back alone (and reported to `onError`), so the alert itself is still stored.
    */
   async emitTx(tx: Kysely<Database>, event: AlertEvent, onError?: (e: unknown) => void): Promise<void> {
-    for (const fn of this.tx) {
-      await sql`savepoint alert_event_listener`.execute(tx);
-      try {
-        await fn(tx, event);
-        await sql`release savepoint alert_event_listener`.execute(tx);
-      } catch (e) {
-        await sql`rollback to savepoint alert_event_listener`.execute(tx);
-        if (!onError) throw e;
-        onError(e);
-      }
-    }
+    for (const fn of this.tx) await underSavepoint(tx, () => fn(tx, event), onError);
   }
 
   /**
@@ -55,25 +45,14 @@ export class AlertEvents {
       return;
     }
     for (const fn of this.tx) {
-      await sql`savepoint alert_event_listener`.execute(tx);
-      try {
-        for (const event of events) await fn(tx, event);
-        await sql`release savepoint alert_event_listener`.execute(tx);
-        continue;
-      } catch {
-        await sql`rollback to savepoint alert_event_listener`.execute(tx);
-      }
-      for (const event of events) {
-        await sql`savepoint alert_event_listener`.execute(tx);
-        try {
-          await fn(tx, event);
-          await sql`release savepoint alert_event_listener`.execute(tx);
-        } catch (e) {
-          await sql`rollback to savepoint alert_event_listener`.execute(tx);
-          if (!onError) throw e;
-          onError(e);
-        }
-      }
+      const failed = await underSavepoint(
+        tx,
+        async () => {
+          for (const event of events) await fn(tx, event);
+        },
+        () => undefined,
+      );
+      if (failed) for (const event of events) await underSavepoint(tx, () => fn(tx, event), onError);
     }
   }
 
@@ -83,6 +62,28 @@ export class AlertEvents {
       Promise.resolve()
         .then(() => fn(event))
         .catch((e: unknown) => ctx.log.error({ err: e }, 'alert listener failed'));
+  }
+}
+
+/**
+ * Runs `work` under a savepoint: on failure rolls back to it and reports to `onError` (rethrows without one).
+ * Answers whether it failed.
+ */
+async function underSavepoint(
+  tx: Kysely<Database>,
+  work: () => Promise<void>,
+  onError: ((e: unknown) => void) | undefined,
+): Promise<boolean> {
+  await sql`savepoint alert_event_listener`.execute(tx);
+  try {
+    await work();
+    await sql`release savepoint alert_event_listener`.execute(tx);
+    return false;
+  } catch (e) {
+    await sql`rollback to savepoint alert_event_listener`.execute(tx);
+    if (!onError) throw e;
+    onError(e);
+    return true;
   }
 }
 

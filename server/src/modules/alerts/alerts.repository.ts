@@ -835,7 +835,8 @@ export async function insertAlerts(tx: Tx, list: readonly NewAlert[]): Promise<n
   return list.map((a) => byKey.get(`${a.device_id}|${a.family}`)!);
 }
 
-type Fold = Omit<NewAlert, 'platform_id' | 'device_id' | 'quantity' | 'kind' | 'family'>;
+/** What a hit writes into the alert it folds into. */
+export type FoldValues = Omit<NewAlert, 'platform_id' | 'device_id' | 'quantity' | 'kind' | 'family'>;
 
 /**
  * Folds hits into open alerts, all in one statement: `n` more hits, the last hit's value and metric, the latest
@@ -843,7 +844,7 @@ type Fold = Omit<NewAlert, 'platform_id' | 'device_id' | 'quantity' | 'kind' | '
  */
 export async function foldIntoAlerts(
   tx: Tx,
-  folds: readonly { id: number; n: number; last: Fold; lastAt: number; esc: Fold | null }[],
+  folds: readonly { id: number; n: number; last: FoldValues; lastAt: number; esc: FoldValues | null }[],
 ): Promise<void> {
   if (!folds.length) return;
   const col = <T>(f: (x: (typeof folds)[number]) => T): T[] => folds.map(f);
@@ -878,65 +879,7 @@ export async function foldIntoAlerts(
 }
 
 export async function insertAlert(tx: Tx, a: NewAlert): Promise<number> {
-  const at = new Date(a.at).toISOString();
-  const r = await tx
-    .insertInto('alerts')
-    .values({
-      platform_id: a.platform_id,
-      device_id: a.device_id,
-      quantity: a.quantity,
-      kind: a.kind,
-      family: a.family,
-      rule_id: a.rule_id,
-      relation_id: a.relation_id,
-      value_type: a.value_type,
-      level: a.level,
-      first_level: a.level,
-      threshold: a.threshold,
-      first_value: a.value,
-      last_value: a.value,
-      metric: a.metric,
-      first_at: at,
-      last_at: at,
-      evidence: JSON.stringify(a.evidence),
-      group_id: a.group_id,
-      channels: a.channels,
-      push_interval_minutes: a.push_interval_minutes,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return r.id;
-}
-
-/**
- * Folds a hit into an open alert (count, last value and time). With `escalate` the level, the rule's settings and
- * the evidence move up too: the evidence is always that of the decision that gave the alert its level.
- */
-export async function foldIntoAlert(
-  tx: Tx,
-  id: number,
-  a: Omit<NewAlert, 'platform_id' | 'device_id' | 'quantity' | 'kind' | 'family'>,
-  escalate: boolean,
-  /** Hits folded at once: the last one's values in `a`, the latest reading time of them in `lastAt`. */
-  n = 1,
-  lastAt = a.at,
-): Promise<void> {
-  const at = new Date(a.at).toISOString();
-  const last = new Date(Math.max(lastAt, a.at)).toISOString();
-  await sql`update alerts set
-      count = count + ${n},
-      last_value = ${a.value},
-      metric = ${a.metric},
-      last_at = greatest(last_at, ${last}::timestamptz),
-      updated_at = now()
-      ${
-        escalate
-          ? sql`, evidence = ${JSON.stringify(a.evidence)}::jsonb, level = ${a.level}, escalated_at = ${at}::timestamptz, rule_id = ${a.rule_id}, threshold = ${a.threshold},
-             value_type = ${a.value_type}, group_id = ${a.group_id}, channels = ${a.channels}::text[],
-             push_interval_minutes = ${a.push_interval_minutes}`
-          : sql``
-      }
-    where id = ${id}`.execute(tx);
+  return (await insertAlerts(tx, [a]))[0]!;
 }
 
 export async function insertHit(

@@ -173,7 +173,7 @@ const BATCH_SQL = `
   select 3, (select count(*) from d) + (select count(*) from d2), null, null`;
 
 /** Per-bucket aggregates of a batch, as the column arrays BATCH_SQL takes. */
-class BucketColumns {
+class BatchBuckets {
   private at = new Map<string, number>();
   readonly cols: [
     number[],
@@ -235,8 +235,8 @@ export async function writeBatch(db: Db, rows: readonly ReadingRow[]): Promise<B
   const tss: number[] = new Array(rows.length);
   const vals: string[] = new Array(rows.length);
   const byKey = new Map<string, ReadingRow>();
-  const hours = new BucketColumns();
-  const days = new BucketColumns();
+  const hours = new BatchBuckets();
+  const days = new BatchBuckets();
   const newest = new Map<number, { ts: number; values: Record<string, number> }>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
