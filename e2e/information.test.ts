@@ -129,10 +129,21 @@ async function login(page: Page, url: string): Promise<void> {
 /** The open dropdown of a select or cascader. */
 const dropdown = (page: Page) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
 
-/** Opens a select by its input id and picks the option with this label. */
+/**
+ * Opens a select by its input id and picks the option with this label. A select in a modal that is still
+ * opening can lose its dropdown under the moving modal: then it is opened again (at most three tries).
+ */
 async function choose(page: Page, id: string, label: string): Promise<void> {
-  await page.locator(`#${id}`).click();
-  await dropdown(page).locator(`.ant-select-item-option[title="${label}"]`).click();
+  const option = dropdown(page).locator(`.ant-select-item-option[title="${label}"]`);
+  for (let attempt = 1; ; attempt++) {
+    if (!(await option.isVisible())) await page.locator(`#${id}`).click();
+    try {
+      await option.click({ timeout: 10_000 });
+      return;
+    } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
 }
 
 /** Opens a select by its input id and picks its first option. */
@@ -384,8 +395,7 @@ describe('information screens in a real browser', () => {
     await row.waitFor();
     // Bind the English hazard point.
     await row.locator('[data-testid="enterprise-bind"]').click();
-    await page.locator('#enterprise-bind-site').click();
-    await dropdown(page).locator('.ant-select-item-option[title="en-disaster-site"]').click();
+    await choose(page, 'enterprise-bind-site', 'en-disaster-site');
     await snap(page, 'enterprise-bind-en');
     await page.locator('[data-testid="enterprise-bind-save"]').click();
     await row.getByText('en-disaster-site').waitFor();
@@ -408,8 +418,7 @@ describe('information screens in a real browser', () => {
       .locator('.gs-view:visible [data-testid="enterprise-table"] tr.ant-table-row')
       .filter({ hasText: 'Panzhihua Tailings Ltd.' });
     await tRow.locator('[data-testid="enterprise-bind"]').click();
-    await page.locator('#enterprise-bind-site').click();
-    await dropdown(page).locator('.ant-select-item-option[title="en-tailings-site"]').click();
+    await choose(page, 'enterprise-bind-site', 'en-tailings-site');
     await page.locator('[data-testid="enterprise-bind-save"]').click();
     await tRow.getByText('en-tailings-site').waitFor();
     await page.context().close();
