@@ -77,6 +77,25 @@ export interface BatchResult {
   cameOnline: { deviceId: number; platformId: number | null }[];
 }
 
+/**
+ * Each device's newest values and last-seen time from the CTE `merged` (device_id, ts, vals); answers `upd`
+ * (id, platform_id, old_state).
+ */
+const DEVICE_UPDATE = `
+  -- no key update: the lock the update takes anyway; it does not block foreign-key checks (alerts, hits)
+  old as (select id, state from devices where id in (select device_id from merged) order by id for no key update),
+  upd as (
+    update devices dv set
+      -- last_seen_at is indexed: moving it at most every 30 s keeps most of these updates HOT (no index writes).
+      last_seen_at = case when dv.last_seen_at > now() - interval '30 seconds' then dv.last_seen_at else now() end,
+      last_values = case when dv.last_reading_at is null or m.ts >= dv.last_reading_at
+                         then dv.last_values || m.vals else dv.last_values end,
+      last_reading_at = greatest(dv.last_reading_at, m.ts),
+      state = case when dv.state = 'offline' then 'normal' else dv.state end
+    from merged m, old o
+    where dv.id = m.device_id and o.id = dv.id
+    returning dv.id, dv.platform_id, o.state as old_state)`;
+
 /** Merges per-bucket aggregates (the `source` query, in column order) into a rollup table. */
 const rollupMerge = (table: 'readings_hourly' | 'readings_daily', source: string): string => `
   insert into ${table} as r (device_id, quantity, bucket, n, total, min_v, max_v, first_ts, first_v, last_ts, last_v)
@@ -96,13 +115,13 @@ const rollupMerge = (table: 'readings_hourly' | 'readings_daily', source: string
 const msToTs = (x: string): string => `to_timestamp(${x} / 1000.0)`;
 
 /** The batch's own bucket aggregates, passed as column arrays ($4.. for hours, $15.. for days). */
-const bucketsFrom = (first: number): string => `
+const bucketsFrom = (first: number, when = '(select fresh from counted)'): string => `
   select d, q, ${msToTs('b')}, n, tot, mn, mx, ${msToTs('fts')}, fv, ${msToTs('lts')}, lv
   from unnest($${first}::int[], $${first + 1}::text[], $${first + 2}::float8[], $${first + 3}::int[],
               $${first + 4}::float8[], $${first + 5}::float8[], $${first + 6}::float8[], $${first + 7}::float8[],
               $${first + 8}::float8[], $${first + 9}::float8[], $${first + 10}::float8[])
          as x(d, q, b, n, tot, mn, mx, fts, fv, lts, lv)
-  where (select fresh from counted)`;
+  where ${when}`;
 
 /**
  * The whole batch as ONE statement (one round trip, committed on its own): the raw insert (a repeat of a
@@ -151,19 +170,7 @@ const BATCH_SQL = `
     union all
     select device_id, max(ts), jsonb_object_agg(e.key, e.value order by ts)
     from ins, jsonb_each(ins.vals) e where not (select fresh from counted) group by device_id),
-  -- no key update: the lock the update takes anyway; it does not block foreign-key checks (alerts, hits)
-  old as (select id, state from devices where id in (select device_id from merged) order by id for no key update),
-  upd as (
-    update devices dv set
-      -- last_seen_at is indexed: moving it at most every 30 s keeps most of these updates HOT (no index writes).
-      last_seen_at = case when dv.last_seen_at > now() - interval '30 seconds' then dv.last_seen_at else now() end,
-      last_values = case when dv.last_reading_at is null or m.ts >= dv.last_reading_at
-                         then dv.last_values || m.vals else dv.last_values end,
-      last_reading_at = greatest(dv.last_reading_at, m.ts),
-      state = case when dv.state = 'offline' then 'normal' else dv.state end
-    from merged m, old o
-    where dv.id = m.device_id and o.id = dv.id
-    returning dv.id, dv.platform_id, o.state as old_state)
+${DEVICE_UPDATE}
   select 0 as k, device_id as id, round(date_part('epoch', ts) * 1000) as ms, null::int as platform_id from ins
   union all
   select 1, id, null, platform_id from upd where old_state = 'offline'
@@ -171,6 +178,25 @@ const BATCH_SQL = `
   select 2, (select count(*) from h) + (select count(*) from h2), null, null
   union all
   select 3, (select count(*) from d) + (select count(*) from d2), null, null`;
+
+/**
+ * The usual case as a leaner statement: a plain insert (no conflict handling, nothing answered per reading)
+ * with the batch's rollups and newest values from JS. A batch holding a repeat of a stored reading fails
+ * with a unique violation and changes nothing; writeBatch then writes it with BATCH_SQL. Parameters as
+ * BATCH_SQL's without $29.
+ */
+const FRESH_SQL = `
+  with ins as (
+    insert into readings (device_id, ts, vals)
+    select d, ${msToTs('t')}, v from unnest($1::int[], $2::float8[], $3::jsonb[]) as x(d, t, v)),
+  h as (${rollupMerge('readings_hourly', bucketsFrom(4, 'true'))}),
+  d as (${rollupMerge('readings_daily', bucketsFrom(15, 'true'))}),
+  merged as (select d as device_id, ${msToTs('t')} as ts, v as vals
+             from unnest($26::int[], $27::float8[], $28::jsonb[]) as x(d, t, v)),
+  ${DEVICE_UPDATE}
+  select id, platform_id from upd where old_state = 'offline'`;
+
+const UNIQUE_VIOLATION = '23505';
 
 /** Per-bucket aggregates of a batch, as the column arrays BATCH_SQL takes. */
 class BatchBuckets {
@@ -228,13 +254,47 @@ const DAY = 24 * HOUR;
 
 /**
  * Stores a batch (readings with distinct (device, ts)): raw readings, hour and day rollups, and the
- * devices' newest values, in one statement. When this returns, the batch is committed.
+ * devices' newest values, in one statement. When this returns, the batch is committed. FRESH_SQL first;
+ * when a reading repeats a stored one (or `expectRepeats`), BATCH_SQL, which skips the repeats.
  */
-export async function writeBatch(db: Db, rows: readonly ReadingRow[]): Promise<BatchResult> {
+export async function writeBatch(
+  db: Db,
+  rows: readonly ReadingRow[],
+  opts: { expectRepeats?: boolean } = {},
+): Promise<BatchResult> {
+  const query = batchStatement(rows);
+  if (!opts.expectRepeats)
+    try {
+      const fresh = await db.k.executeQuery<{ id: number; platform_id: number | null }>(
+        CompiledQuery.raw(FRESH_SQL, query.parameters.slice(0, 28)),
+      );
+      return {
+        inserted: [...rows],
+        cameOnline: fresh.rows.map((r) => ({ deviceId: r.id, platformId: r.platform_id })),
+      };
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== UNIQUE_VIOLATION) throw e;
+    }
+  // Some readings repeat stored ones: skip those (and leave them out of the rollups).
+  const res = await db.k.executeQuery<{ k: number; id: number; ms: number | null; platform_id: number | null }>(query);
+  const byKey = new Map<string, ReadingRow>();
+  for (const r of rows) byKey.set(`${r.deviceId}:${r.ts}`, r);
+  const inserted: ReadingRow[] = [];
+  const cameOnline: BatchResult['cameOnline'] = [];
+  for (const r of res.rows) {
+    if (r.k === 0) {
+      const row = byKey.get(`${r.id}:${Number(r.ms)}`);
+      if (row) inserted.push(row);
+    } else if (r.k === 1) cameOnline.push({ deviceId: r.id, platformId: r.platform_id });
+  }
+  return { inserted, cameOnline };
+}
+
+/** BATCH_SQL with the parameters of `rows` (FRESH_SQL takes the first 28). */
+export function batchStatement(rows: readonly ReadingRow[]): CompiledQuery {
   const ids: number[] = new Array(rows.length);
   const tss: number[] = new Array(rows.length);
   const vals: string[] = new Array(rows.length);
-  const byKey = new Map<string, ReadingRow>();
   const hours = new BatchBuckets();
   const days = new BatchBuckets();
   const newest = new Map<number, { ts: number; values: Record<string, number> }>();
@@ -243,7 +303,6 @@ export async function writeBatch(db: Db, rows: readonly ReadingRow[]): Promise<B
     ids[i] = r.deviceId;
     tss[i] = r.ts;
     vals[i] = JSON.stringify(r.values);
-    byKey.set(`${r.deviceId}:${r.ts}`, r);
     const hour = r.ts - (((r.ts % HOUR) + HOUR) % HOUR);
     const day = r.ts - (((r.ts % DAY) + DAY) % DAY);
     for (const q in r.values) {
@@ -260,28 +319,18 @@ export async function writeBatch(db: Db, rows: readonly ReadingRow[]): Promise<B
       Object.assign(m.values, r.values);
     } else for (const q in r.values) if (!(q in m.values)) m.values[q] = r.values[q]!;
   }
-  const res = await db.k.executeQuery<{ k: number; id: number; ms: number | null; platform_id: number | null }>(
-    CompiledQuery.raw(BATCH_SQL, [
-      ids,
-      tss,
-      vals,
-      ...hours.cols,
-      ...days.cols,
-      [...newest.keys()],
-      [...newest.values()].map((m) => m.ts),
-      [...newest.values()].map((m) => JSON.stringify(m.values)),
-      rows.length,
-    ]),
-  );
-  const inserted: ReadingRow[] = [];
-  const cameOnline: BatchResult['cameOnline'] = [];
-  for (const r of res.rows) {
-    if (r.k === 0) {
-      const row = byKey.get(`${r.id}:${Number(r.ms)}`);
-      if (row) inserted.push(row);
-    } else if (r.k === 1) cameOnline.push({ deviceId: r.id, platformId: r.platform_id });
-  }
-  return { inserted, cameOnline };
+  const query = CompiledQuery.raw(BATCH_SQL, [
+    ids,
+    tss,
+    vals,
+    ...hours.cols,
+    ...days.cols,
+    [...newest.keys()],
+    [...newest.values()].map((m) => m.ts),
+    [...newest.values()].map((m) => JSON.stringify(m.values)),
+    rows.length,
+  ]);
+  return query;
 }
 
 /** Devices silent for longer than their offline hours (default when unset) become offline. */

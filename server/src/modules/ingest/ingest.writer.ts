@@ -42,6 +42,8 @@ export class ReadingWriter {
   private waiters: (() => void)[] = [];
   private partitions = new Set<string>();
   private creating = new Map<string, Promise<void>>();
+  /** The last batch held repeats of stored readings: write the next one on the path that skips them. */
+  private repeating = false;
   batches = 0;
   stored = 0;
   duplicates = 0;
@@ -114,7 +116,9 @@ export class ReadingWriter {
     let error: unknown = null;
     try {
       await this.ensurePartitions(batch);
-      result = await writeBatch(this.db, dedupe(batch));
+      const rows = dedupe(batch);
+      result = await writeBatch(this.db, rows, { expectRepeats: this.repeating });
+      this.repeating = result.inserted.length < rows.length;
     } catch (e) {
       error = e;
     }
