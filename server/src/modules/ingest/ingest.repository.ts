@@ -200,7 +200,7 @@ const UNIQUE_VIOLATION = '23505';
 
 /** Per-bucket aggregates of a batch, as the column arrays BATCH_SQL takes. */
 class BatchBuckets {
-  private at = new Map<string, number>();
+  private at = new Map<number | string, number>();
   readonly cols: [
     number[],
     string[],
@@ -215,8 +215,9 @@ class BatchBuckets {
     number[],
   ] = [[], [], [], [], [], [], [], [], [], [], []];
 
-  add(deviceId: number, quantity: string, bucket: number, ts: number, v: number): void {
-    const key = `${deviceId}\u0000${quantity}\u0000${bucket}`;
+  /** `slot` numbers the bucket (hours or days since the epoch). */
+  add(deviceId: number, quantity: string, bucket: number, slot: number, ts: number, v: number): void {
+    const key = bucketKey(deviceId, quantity, slot);
     const [d, q, b, n, tot, mn, mx, fts, fv, lts, lv] = this.cols;
     const i = this.at.get(key);
     if (i === undefined) {
@@ -248,6 +249,32 @@ class BatchBuckets {
     }
   }
 }
+
+/** Small numbers for quantity names, so a bucket's key is one number (no string built per reading). */
+const quantityNo = new Map<string, number>();
+
+function bucketKey(deviceId: number, quantity: string, slot: number): number | string {
+  let q = quantityNo.get(quantity);
+  if (q === undefined && quantityNo.size < 256) quantityNo.set(quantity, (q = quantityNo.size));
+  // 24 bits of device, 20 of slot, 8 of quantity: exact in a double (2^52).
+  if (q !== undefined && deviceId >= 0 && deviceId < 2 ** 24 && slot >= 0 && slot < 2 ** 20)
+    return (deviceId * 2 ** 20 + slot) * 256 + q;
+  return `${deviceId}\u0000${quantity}\u0000${slot}`;
+}
+
+/** A PostgreSQL array literal of numbers (finite), built at once instead of element by element by the driver. */
+const numberArray = (xs: readonly number[]): string => `{${xs.join(',')}}`;
+
+/** A PostgreSQL array literal of strings: each quoted, with `"` and `\` escaped. */
+function textArray(xs: readonly string[]): string {
+  if (xs.length === 0) return '{}';
+  // \u0001 never occurs in the strings given here (JSON text and quantity names): it separates them.
+  return `{"${xs.join('\u0001').replace(/["\\]/g, '\\$&').replaceAll('\u0001', '","')}"}`;
+}
+
+/** The bucket columns as array literals, in BATCH_SQL's parameter order. */
+const bucketParams = (b: BatchBuckets): string[] =>
+  b.cols.map((c, i) => (i === 1 ? textArray(c as string[]) : numberArray(c as number[])));
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -303,13 +330,13 @@ export function batchStatement(rows: readonly ReadingRow[]): CompiledQuery {
     ids[i] = r.deviceId;
     tss[i] = r.ts;
     vals[i] = JSON.stringify(r.values);
-    const hour = r.ts - (((r.ts % HOUR) + HOUR) % HOUR);
-    const day = r.ts - (((r.ts % DAY) + DAY) % DAY);
+    const hourSlot = Math.floor(r.ts / HOUR);
+    const daySlot = Math.floor(r.ts / DAY);
     for (const q in r.values) {
       const v = r.values[q]!;
       if (typeof v !== 'number' || !Number.isFinite(v)) continue;
-      hours.add(r.deviceId, q, hour, r.ts, v);
-      days.add(r.deviceId, q, day, r.ts, v);
+      hours.add(r.deviceId, q, hourSlot * HOUR, hourSlot, r.ts, v);
+      days.add(r.deviceId, q, daySlot * DAY, daySlot, r.ts, v);
     }
     // Newest values per device: later readings' quantities over earlier ones (as jsonb_object_agg by time).
     const m = newest.get(r.deviceId);
@@ -320,14 +347,14 @@ export function batchStatement(rows: readonly ReadingRow[]): CompiledQuery {
     } else for (const q in r.values) if (!(q in m.values)) m.values[q] = r.values[q]!;
   }
   const query = CompiledQuery.raw(BATCH_SQL, [
-    ids,
-    tss,
-    vals,
-    ...hours.cols,
-    ...days.cols,
-    [...newest.keys()],
-    [...newest.values()].map((m) => m.ts),
-    [...newest.values()].map((m) => JSON.stringify(m.values)),
+    numberArray(ids),
+    numberArray(tss),
+    textArray(vals),
+    ...bucketParams(hours),
+    ...bucketParams(days),
+    numberArray([...newest.keys()]),
+    numberArray([...newest.values()].map((m) => m.ts)),
+    textArray([...newest.values()].map((m) => JSON.stringify(m.values))),
     rows.length,
   ]);
   return query;
