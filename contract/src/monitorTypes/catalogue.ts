@@ -165,6 +165,15 @@ export function quantitiesOf(moduleId: number): QuantityDef[] {
   return [...m.quantities, ...COMMON_QUANTITIES.filter((c) => !own.has(c.key))];
 }
 
+const KEYS = new Map<number, ReadonlySet<string>>();
+
+/** The keys of quantitiesOf(moduleId), as a set made once per type (ingest checks every reading against it). */
+export function quantityKeysOf(moduleId: number): ReadonlySet<string> {
+  let keys = KEYS.get(moduleId);
+  if (!keys) KEYS.set(moduleId, (keys = new Set(quantitiesOf(moduleId).map((q) => q.key))));
+  return keys;
+}
+
 /** The label of a monitor type in a language ('' for an unknown id). */
 export function monitorTypeLabel(moduleId: number, lang: keyof MonitorTypeLabels): string {
   return BY_ID.get(moduleId)?.label[lang] ?? '';

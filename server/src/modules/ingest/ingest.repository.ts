@@ -188,11 +188,15 @@ ${DEVICE_UPDATE}
 const FRESH_SQL = `
   with ins as (
     insert into readings (device_id, ts, vals)
-    select d, ${msToTs('t')}, v from unnest($1::int[], $2::float8[], $3::jsonb[]) as x(d, t, v)),
-  h as (${rollupMerge('readings_hourly', bucketsFrom(4, 'true'))}),
-  d as (${rollupMerge('readings_daily', bucketsFrom(15, 'true'))}),
+    select d, ${msToTs('t')}, v from unnest($1::int[], $2::float8[], $3::jsonb[]) as x(d, t, v)
+    returning 1),
+  -- The order matters with batches written at the same time: first the insert (which locks no shared row),
+  -- then the rollups, then the devices, so the rows other batches wait for are held only at the end.
+  h as (${rollupMerge('readings_hourly', bucketsFrom(4, '(select count(*) from ins) >= 0'))}),
+  d as (${rollupMerge('readings_daily', bucketsFrom(15, '(select count(*) from ins) >= 0'))}),
   merged as (select d as device_id, ${msToTs('t')} as ts, v as vals
-             from unnest($26::int[], $27::float8[], $28::jsonb[]) as x(d, t, v)),
+             from unnest($26::int[], $27::float8[], $28::jsonb[]) as x(d, t, v)
+             where (select count(*) from h) + (select count(*) from d) >= 0),
   ${DEVICE_UPDATE}
   select id, platform_id from upd where old_state = 'offline'`;
 

@@ -1,4 +1,4 @@
-import { parseReadingPayload, quantitiesOf, type IngestStats, type RejectReason } from '@geosentry/contract';
+import { parseReadingPayload, quantityKeysOf, type IngestStats, type RejectReason } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { authenticateTerminal } from '../terminals/terminals.service.ts';
 import * as repo from './ingest.repository.ts';
@@ -224,10 +224,9 @@ export class IngestService {
       const found = this.device(number);
       const dev = found instanceof Promise ? await found : found;
       if (!dev || dev.platformId === null) return this.reject('unknownDevice', `device ${number}`, opts.source);
-      const allowed = quantitiesOf(dev.moduleId);
-      for (const k of Object.keys(r.values))
-        if (!allowed.some((q) => q.key === k))
-          return this.reject('unknownQuantity', `device ${number}: ${k}`, opts.source);
+      const allowed = quantityKeysOf(dev.moduleId);
+      for (const k in r.values)
+        if (!allowed.has(k)) return this.reject('unknownQuantity', `device ${number}: ${k}`, opts.source);
       rows.push({ deviceId: dev.id, ts: r.ts, values: r.values });
       perDevice.set(dev.id, (perDevice.get(dev.id) ?? 0) + 1);
     }
@@ -256,8 +255,10 @@ export class IngestService {
     if (r.inserted.length === 0 && r.cameOnline.length === 0) return;
     const platformOf = this.platformOfDevice;
     const committed: CommittedReading[] = r.inserted.map((x) => ({
-      ...x,
+      deviceId: x.deviceId,
       platformId: platformOf.get(x.deviceId) ?? null,
+      ts: x.ts,
+      values: x.values,
     }));
     const hub = this.ctx.hub;
     for (const c of committed) {

@@ -196,13 +196,14 @@ export class ReadingWriter {
  * batches written at the same time take their row locks in the same order.
  */
 function dedupe(batch: ReadingRow[]): ReadingRow[] {
-  const seen = new Set<string>();
+  // A stable sort keeps the first of equal keys first; then equal keys are neighbours.
+  const sorted = [...batch].sort((a, b) => a.deviceId - b.deviceId || a.ts - b.ts);
   const out: ReadingRow[] = [];
-  for (const r of batch) {
-    const k = `${r.deviceId}:${r.ts}`;
-    if (seen.has(k)) continue;
-    seen.add(k);
+  let last: ReadingRow | undefined;
+  for (const r of sorted) {
+    if (last && last.deviceId === r.deviceId && last.ts === r.ts) continue;
     out.push(r);
+    last = r;
   }
-  return out.sort((a, b) => a.deviceId - b.deviceId || a.ts - b.ts);
+  return out;
 }
