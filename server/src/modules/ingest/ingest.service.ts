@@ -81,7 +81,7 @@ export class IngestService {
   constructor(private readonly ctx: AppContext) {
     this.writer = new ReadingWriter(ctx.db, {
       maxBatch: 5000,
-      concurrency: ctx.db.kind === 'postgres' ? 2 : 1,
+      concurrency: ctx.db.kind === 'postgres' ? 3 : 1,
       maxQueue: ctx.config.ingestMaxQueue,
       onCommit: (r) => this.afterCommit(r),
     });

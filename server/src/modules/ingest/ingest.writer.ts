@@ -18,8 +18,9 @@ export interface WriterOptions {
   /** Readings waiting at most; submit() waits for room beyond this (back-pressure). */
   maxQueue: number;
   /**
-   * Batches written at the same time (PostgreSQL: 2, so one batch is prepared and sent while another
-   * commits; PGlite has one connection: 1). Lock order inside a batch is fixed, so they do not deadlock.
+   * Batches written at the same time (PostgreSQL: 3, so batches are inserted while another takes the shared
+   * rollup and device rows and commits; PGlite has one connection: 1). Lock order inside a batch is fixed,
+   * so they do not deadlock.
    */
   concurrency?: number;
   /** Called after each commit with what was inserted (never throws into the writer). */
