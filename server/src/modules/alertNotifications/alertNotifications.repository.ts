@@ -577,13 +577,6 @@ export async function siteAndDevice(
   return { siteName: site?.name ?? null, deviceName: dev?.device_name ?? null, moduleId: dev?.module_id ?? null };
 }
 
-/** The alert's hit count (alerts.count), read in the caller's transaction; 0 when the row is not there. */
-export async function alertCount(db: Exec, alertId: number): Promise<number> {
-  if (!isDbId(alertId)) return 0;
-  const r = await db.selectFrom('alerts').select('count').where('id', '=', alertId).executeTakeFirst();
-  return r ? Number(r.count) : 0;
-}
-
 /**
  * Whether an alert event's notifications are written: an outbox row of the event exists, or (an event without
  * recipients writes none) the alert's notified mark has reached the event's level. One statement.
@@ -598,19 +591,27 @@ export async function eventEnqueued(db: Exec, alertId: number, eventSeq: number,
   return !!r.rows[0]?.ok;
 }
 
-/** Records that the alert was notified now (raised, escalated, offline). */
-export async function markNotified(db: Exec, alertId: number, level: number, now: Date, count: number): Promise<void> {
-  await db
-    .insertInto('alert_notification_marks')
-    .values({ alert_id: alertId, last_at: now, last_level: level, notified_count: count })
-    .onConflict((oc) =>
-      oc.column('alert_id').doUpdateSet({
-        last_at: sql`excluded.last_at`,
-        last_level: sql`greatest(alert_notification_marks.last_level, excluded.last_level)`,
-        notified_count: sql`greatest(alert_notification_marks.notified_count, excluded.notified_count)`,
-      }),
-    )
-    .execute();
+/**
+ * Records that these alerts were notified now (raised, escalated, offline), with the alert's hit count: one
+ * statement, one entry per alert.
+ */
+export async function markNotified(
+  db: Exec,
+  marks: readonly { alertId: number; level: number }[],
+  now: Date,
+): Promise<void> {
+  const ok = marks.filter((m) => isDbId(m.alertId));
+  if (!ok.length) return;
+  await sql`
+    insert into alert_notification_marks (alert_id, last_at, last_level, notified_count)
+    select a.id, ${now}, x.level, a.count
+    from unnest(${ok.map((m) => m.alertId)}::int[], ${ok.map((m) => m.level)}::int[]) as x(id, level)
+    join alerts a on a.id = x.id
+    order by a.id
+    on conflict (alert_id) do update set
+      last_at = excluded.last_at,
+      last_level = greatest(alert_notification_marks.last_level, excluded.last_level),
+      notified_count = greatest(alert_notification_marks.notified_count, excluded.notified_count)`.execute(db);
 }
 
 /** An open, untreated alert with new hits since it was last notified, whose push interval has passed. */

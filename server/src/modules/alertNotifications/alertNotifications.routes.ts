@@ -20,12 +20,12 @@ export function alertNotifier(ctx: AppContext): AlertNotifier | undefined {
 export function registerAlertNotifications(
   app: FastifyInstance,
   ctx: AppContext,
-  events: Pick<AlertEvents, 'onEventTx' | 'onEvent'> = alertEvents(ctx),
+  events: Pick<AlertEvents, 'onEventsTx' | 'onEvent'> = alertEvents(ctx),
   opts: NotifierOptions = {},
 ): AlertNotifier {
   const notifier = new AlertNotifier(ctx, opts);
   notifiers.set(ctx, notifier);
-  events.onEventTx((tx, e) => notifier.onEventInTx(tx, e));
+  events.onEventsTx((tx, e) => notifier.onEventsInTx(tx, e));
   events.onEvent((e) => notifier.onEventAfterCommit(e));
   app.addHook('onReady', async () => notifier.start());
   app.addHook('onClose', async () => notifier.close());

@@ -5,6 +5,8 @@ import type { Database } from '../../platform/db/schema.ts';
 
 /** Runs inside the transaction that stores the alert: what it writes (an outbox row) commits with the alert. */
 export type AlertTxListener = (tx: Kysely<Database>, event: AlertEvent) => Promise<void>;
+/** An AlertTxListener taking the events of one store at once (one statement for many alerts). */
+export type AlertTxBatchListener = (tx: Kysely<Database>, events: readonly AlertEvent[]) => Promise<void>;
 /** Runs after the alert is committed (fire and forget; errors are logged). */
 export type AlertListener = (event: AlertEvent) => void | Promise<void>;
 
@@ -14,10 +16,17 @@ export type AlertListener = (event: AlertEvent) => void | Promise<void>;
  * `onEvent(...)` (after commit, e.g. to wake its sender). Registration order with the alerts module is free.
  */
 export class AlertEvents {
-  private tx: AlertTxListener[] = [];
+  private tx: AlertTxBatchListener[] = [];
   private after: AlertListener[] = [];
 
   onEventTx(fn: AlertTxListener): void {
+    this.tx.push(async (tx, events) => {
+      for (const event of events) await fn(tx, event);
+    });
+  }
+
+  /** onEventTx for a listener that takes a store's events at once. */
+  onEventsTx(fn: AlertTxBatchListener): void {
     this.tx.push(fn);
   }
 
@@ -30,7 +39,7 @@ export class AlertEvents {
    * listener is rolled back alone (and reported to `onError`), so the alert itself is still stored.
    */
   async emitTx(tx: Kysely<Database>, event: AlertEvent, onError?: (e: unknown) => void): Promise<void> {
-    for (const fn of this.tx) await underSavepoint(tx, () => fn(tx, event), onError);
+    for (const fn of this.tx) await underSavepoint(tx, () => fn(tx, [event]), onError);
   }
 
   /**
@@ -47,12 +56,10 @@ export class AlertEvents {
     for (const fn of this.tx) {
       const failed = await underSavepoint(
         tx,
-        async () => {
-          for (const event of events) await fn(tx, event);
-        },
+        () => fn(tx, events),
         () => undefined,
       );
-      if (failed) for (const event of events) await underSavepoint(tx, () => fn(tx, event), onError);
+      if (failed) for (const event of events) await underSavepoint(tx, () => fn(tx, [event]), onError);
     }
   }
 
