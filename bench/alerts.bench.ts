@@ -311,7 +311,9 @@ async function main(): Promise<void> {
         }, 5);
       });
       const sentSecs = (Date.now() - start) / 1000;
+      console.log(`  latency run (${label}): ${fmt(sent)} published in ${fmt(sentSecs, 1)} s`);
       for (let i = 0; i < 600 && acked + failed < sent; i++) await sleep(100);
+      console.log(`  latency run: ${fmt(acked)} acked, ${fmt(failed)} failed; waiting for the sentinel alert`);
       await drained(onAlert);
       await Promise.all(clients.map((c) => c.endAsync()));
       const crossed = [...crossings.values()];
@@ -346,6 +348,9 @@ async function main(): Promise<void> {
       await latency(oa.ackRate / 2, `half the best acked rate with rules on, ${fmt(oa.ackRate)}/s`);
     }
     sock.ws.close();
+  } catch (e) {
+    console.error(`alerts bench failed: ${String(e)}\nserver output (tail):\n${server.output().slice(-6000)}`);
+    throw e;
   } finally {
     await sentinelClient?.endAsync();
     await server.stop();
@@ -356,4 +361,7 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-await main();
+await main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

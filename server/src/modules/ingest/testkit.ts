@@ -44,10 +44,17 @@ export interface ServerSettings {
   nodeArgs?: string[];
 }
 
-/** Starts `node --import tsx server/src/main.ts` and waits until /api/health answers. */
+/**
+ * The node flags of `npm start` (server/package.json): young-generation space of 64 MB, so the ingest's
+ * short-lived objects are collected in fewer, cheaper scavenges (alert latency p99 ~300 -> ~150 ms in the bench).
+ */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
+/** Starts `node --import tsx server/src/main.ts` as `npm start` does and waits until /api/health answers. */
 export async function startServerProcess(s: ServerSettings, timeoutMs = 60_000): Promise<ServerProcess> {
   let out = '';
-  const proc = spawn(process.execPath, [...(s.nodeArgs ?? []), '--import', 'tsx', 'server/src/main.ts'], {
+  const args = [...SERVER_NODE_FLAGS, ...(s.nodeArgs ?? []), '--import', 'tsx', 'server/src/main.ts'];
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -91,7 +98,13 @@ export async function startServerProcess(s: ServerSettings, timeoutMs = 60_000):
   }
   const end = async (sig: NodeJS.Signals): Promise<void> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(sig);
+    // A graceful stop that hangs is killed after 20 s (and reported), so a run never waits for ever.
+    const hung = setTimeout(() => {
+      process.stderr.write(`server did not stop on ${sig} in 20 s: killed\n${out.slice(-4000)}\n`);
+      proc.kill('SIGKILL');
+    }, 20_000);
     await exited;
+    clearTimeout(hung);
   };
   return { url, proc, output: () => out, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
 }
