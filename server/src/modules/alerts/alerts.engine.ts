@@ -88,6 +88,12 @@ interface DeviceWindow {
 }
 /** Most readings evaluated in one pass. */
 const MAX_PASS = 20_000;
+/**
+ * Readings waiting for evaluation at most before ingest holds producers back (ReadingsBacklog), and the level
+ * it waits for: evaluation may fall behind for a while (a slow store), but never by an unbounded amount.
+ */
+export const MAX_EVAL_BACKLOG = 100_000;
+const RESUME_EVAL_BACKLOG = MAX_EVAL_BACKLOG / 2;
 const EVIDENCE_BEFORE = 20;
 const DEFAULT_RELATION_WINDOW_MS = 3_600_000;
 const NOTHING_STORED = { stored: Promise.resolve() };
@@ -274,6 +280,8 @@ export class AlertEngine {
   private running: Promise<void> | null = null;
   /** Readings waiting for evaluation. */
   pending = 0;
+  /** Ingest waiting for the backlog to shrink (see behind()). */
+  private roomWaiters: (() => void)[] = [];
   private loading: Promise<void> | null = null;
   /** Evaluated batches and stored decisions (bench and tests). */
   batches = 0;
@@ -317,6 +325,21 @@ export class AlertEngine {
     else this.queue.push({ kind: 'readings', items });
     this.pending += items.length;
     return this.kick();
+  }
+
+  /** Evaluation is MAX_EVAL_BACKLOG readings behind: ingest holds producers back until room(). */
+  behind(): boolean {
+    return this.pending >= MAX_EVAL_BACKLOG;
+  }
+
+  /** Resolves once the readings waiting for evaluation are down to half the limit. */
+  room(): Promise<void> {
+    if (this.pending < RESUME_EVAL_BACKLOG) return Promise.resolve();
+    return new Promise((r) => this.roomWaiters.push(r));
+  }
+
+  private wakeRoom(): void {
+    if (this.pending < RESUME_EVAL_BACKLOG) for (const w of this.roomWaiters.splice(0)) w();
   }
 
   /** Queues device state changes from ingest (offline sweep, back online), in order with the readings. */
@@ -363,6 +386,7 @@ export class AlertEngine {
         const take = item.items.splice(0, MAX_PASS);
         if (item.items.length === 0) this.queue.shift();
         this.pending -= take.length;
+        this.wakeRoom();
         try {
           // The pass only has to be evaluated before the next one; its store logs its own errors.
           await this.evaluatePass(take);

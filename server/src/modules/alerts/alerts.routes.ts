@@ -20,6 +20,8 @@ export function registerAlerts(app: FastifyInstance, ctx: AppContext, ingest: In
   ingest.onReadings((r) => engine.onReadings(r));
   ingest.onDeviceState((c) => engine.onDeviceState(c));
   ingest.onReadingsEdited((ids) => engine.forgetReadings(ids));
+  // Evaluation far behind holds ingest back (slower MQTT acks, HTTP 503) rather than queueing without bound.
+  ingest.addBacklog(engine);
   // Readings committed just before the last stop may not have been evaluated: evaluate them again (idempotent).
   setImmediate(() => void engine.catchUp().catch((e: unknown) => ctx.log.warn({ err: e }, 'alert catch-up failed')));
   const svc = new AlertsService(ctx, engine);

@@ -21,8 +21,8 @@ export function registerIngest(app: FastifyInstance, ctx: AppContext, ingest: In
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
     defineRoute(scoped, ctx, ingestRoutes.ingestReadings, async ({ req, reply }): Promise<Answer> => {
-      if (ingest.writer.isOverloaded()) {
-        ingest.reject('overloaded', 'queue full', 'http');
+      if (ingest.isOverloaded()) {
+        ingest.reject('overloaded', 'queue full or alert evaluation behind', 'http');
         reply.code(503).header('retry-after', '1');
         return {
           status: Status.serverError,

@@ -24,6 +24,17 @@ export interface CommittedReading {
 }
 
 export type ReadingsListener = (readings: CommittedReading[]) => void | Promise<void>;
+
+/**
+ * A consumer of committed readings that works behind the writer (the alert engine): while it is `behind()`,
+ * ingest holds producers back (MQTT acks wait for `room()`, HTTP answers 503) instead of letting its queue
+ * grow without bound.
+ */
+export interface ReadingsBacklog {
+  behind(): boolean;
+  /** Resolves once the consumer has room again. */
+  room(): Promise<void>;
+}
 /** A device state change made by ingest: offline (sweep) or back online ('normal'). */
 export interface DeviceStateChange {
   deviceId: number;
@@ -73,6 +84,7 @@ export class IngestService {
   private rejected = new Map<RejectReason, number>();
   private unsavedRejections = new Map<string, number>();
   private listeners: ReadingsListener[] = [];
+  private backlogs: ReadingsBacklog[] = [];
   private editedListeners: ((deviceIds: number[]) => void)[] = [];
   private stateListeners: DeviceStateListener[] = [];
   private platformOfDevice = new Map<number, number | null>();
@@ -104,6 +116,16 @@ export class IngestService {
 
   onReadings(fn: ReadingsListener): void {
     this.listeners.push(fn);
+  }
+
+  /** A consumer whose backlog holds producers back (see ReadingsBacklog). */
+  addBacklog(b: ReadingsBacklog): void {
+    this.backlogs.push(b);
+  }
+
+  /** The writer's queue is full or a consumer of committed readings is behind: HTTP ingest answers 503. */
+  isOverloaded(): boolean {
+    return this.writer.isOverloaded() || this.backlogs.some((b) => b.behind());
   }
 
   /** Listeners of stored readings changed after the fact (edited, smoothed, deleted by an operator). */
@@ -247,6 +269,8 @@ export class IngestService {
         }
       }
     }
+    // A consumer far behind (alert evaluation) holds the acknowledgement back: producers slow down.
+    for (const b of this.backlogs) if (b.behind()) await b.room();
     const r = await this.writer.submit(rows);
     return { ok: true, ...r };
   }
