@@ -37,7 +37,7 @@ const cfg = {
   devicesPerTerminal: num('BENCH_ALERT_DEVICES_PER_TERMINAL', 10),
   rules: num('BENCH_ALERT_RULES', 10),
   seconds: num('BENCH_ALERT_SECONDS', 15),
-  rounds: num('BENCH_ALERT_ROUNDS', 2),
+  rounds: num('BENCH_ALERT_ROUNDS', 3),
   inflight: num('BENCH_ALERT_INFLIGHT', 100),
   intervalS: num('BENCH_ALERT_INTERVAL_S', 60),
   latencySeconds: num('BENCH_ALERT_LATENCY_SECONDS', 15),

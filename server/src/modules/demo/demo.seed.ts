@@ -446,13 +446,16 @@ async function placeDemoDevices(
   );
   const ids = list.list.map((d) => d.deviceId).sort((a, b) => a - b);
   const n = ids.length;
+  // On the sketch: rows of three, a label's width apart (labels never overlap), each column a little lower.
+  const cols = 3;
+  const rows = Math.ceil(n / cols);
   for (let i = 0; i < n; i++) {
-    const f = n === 1 ? 0.5 : i / (n - 1);
     const angle = (2 * Math.PI * i) / n;
+    const row = Math.floor(i / cols);
     await call('POST', '/api/v2/data/monitor/view/updatePosition', {
       deviceId: ids[i],
-      sketchX: Number((0.12 + 0.76 * f).toFixed(3)),
-      sketchY: Number((0.25 + 0.45 * f + 0.08 * Math.sin(6 * f)).toFixed(3)),
+      sketchX: Number((0.08 + 0.31 * (i % cols)).toFixed(3)),
+      sketchY: Number(((rows === 1 ? 0.45 : 0.14 + (0.66 * row) / (rows - 1)) + 0.05 * (i % cols)).toFixed(3)),
       lon: Number((lon + 0.0018 * Math.cos(angle)).toFixed(6)),
       lat: Number((lat + 0.0013 * Math.sin(angle)).toFixed(6)),
     });

@@ -369,11 +369,17 @@ export async function markOffline(
   db: Db,
   defaultHours: number,
 ): Promise<{ deviceId: number; platformId: number | null }[]> {
+  // Rows locked in id order first (a locking CTE is materialized), the order ingest batches lock them in.
   const r = await sql<{ id: number; platform_id: number | null }>`
-    update devices set state = 'offline'
-    where state <> 'offline' and platform_id is not null
-      and (last_seen_at is null or last_seen_at < now() - make_interval(secs => coalesce(offline_hours, ${defaultHours}) * 3600))
-    returning id, platform_id`.execute(db.k);
+    with l as (
+      select id from devices
+      where state <> 'offline' and platform_id is not null
+        and (last_seen_at is null or last_seen_at < now() - make_interval(secs => coalesce(offline_hours, ${defaultHours}) * 3600))
+      order by id for no key update)
+    update devices d set state = 'offline'
+    from l
+    where d.id = l.id
+    returning d.id, d.platform_id`.execute(db.k);
   return r.rows.map((x) => ({ deviceId: x.id, platformId: x.platform_id }));
 }
 

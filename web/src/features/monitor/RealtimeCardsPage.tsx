@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Card, Col, Empty, Flex, Row, Spin, Typography } from 'antd';
-import type { RealTimeDevice } from '@geosentry/contract';
+import { windDirectionName, type Language, type RealTimeDevice } from '@geosentry/contract';
 import { DeviceStateTag } from '../devices/DeviceStateTag.tsx';
 import { ModulePicker, SitePicker } from './shared/Pickers.tsx';
 import { LiveBadge } from './shared/LiveBadge.tsx';
@@ -9,6 +9,7 @@ import { Sparkline } from './shared/Sparkline.tsx';
 import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
 import { mainQuantity, useDeviceTrail, useLiveDevices, type LiveReading } from './shared/useLiveDevices.ts';
 import { fmtValue, useQuantityText } from './shared/format.ts';
+import { isWindDirectionKey, isWindSpeedKey } from './shared/wind.ts';
 import { fmtTime } from './shared/timeRange.ts';
 import { Flash } from './RealTimeDataPage.tsx';
 import './monitor.css';
@@ -56,6 +57,19 @@ export default function RealtimeCardsPage() {
   );
 }
 
+/** A wind direction as its compass name (16 points) with the angle beside it; '--' while the wind is still. */
+function WindValue({ angle, values, lang }: { angle: number; values: Record<string, number>; lang: Language }) {
+  const speedKey = Object.keys(values).find(isWindSpeedKey);
+  const name = windDirectionName(angle, 16, lang, speedKey ? values[speedKey] : undefined);
+  if (name === '--') return <span className="gs-monitor-big">--</span>;
+  return (
+    <>
+      <span className="gs-monitor-big">{name}</span>{' '}
+      <Typography.Text type="secondary">{fmtValue(angle)}°</Typography.Text>
+    </>
+  );
+}
+
 function BigCard({
   device: d,
   live,
@@ -98,8 +112,14 @@ function BigCard({
                 {meta.label}
               </Typography.Text>
               <Flash at={flash.get(`${d.deviceId}:${k}`)} testId={`card-value-${d.deviceId}-${k}`}>
-                <span className="gs-monitor-big">{fmtValue(d.values[k])}</span>{' '}
-                <Typography.Text type="secondary">{d.units[k] ?? meta.unit}</Typography.Text>
+                {isWindDirectionKey(k) && d.values[k] !== undefined ? (
+                  <WindValue angle={d.values[k]} values={d.values} lang={text.lang} />
+                ) : (
+                  <>
+                    <span className="gs-monitor-big">{fmtValue(d.values[k])}</span>{' '}
+                    <Typography.Text type="secondary">{d.units[k] ?? meta.unit}</Typography.Text>
+                  </>
+                )}
               </Flash>
             </Flex>
           );

@@ -46,7 +46,9 @@ export function useViewSite(kinds?: readonly PlatformType[]) {
   const fromUrl = Number(search.get('platformId'));
   const stored = Number(localStorage.getItem(STORE_KEY));
   const has = (id: number) => Number.isInteger(id) && id > 0 && sites.some((s) => s.platformId === id);
-  const platformId = has(fromUrl) ? fromUrl : has(stored) ? stored : sites[0]?.platformId;
+  // Without a choice, the first site of the first kind asked for (the reservoir view opens on a reservoir).
+  const firstOfKind = kinds?.map((k) => sites.find((s) => s.type === k)).find((s) => s !== undefined);
+  const platformId = has(fromUrl) ? fromUrl : has(stored) ? stored : (firstOfKind ?? sites[0])?.platformId;
   const setPlatformId = (id: number | undefined) => {
     if (id === undefined) localStorage.removeItem(STORE_KEY);
     else localStorage.setItem(STORE_KEY, String(id));
