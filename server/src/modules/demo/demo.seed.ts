@@ -33,7 +33,13 @@ interface DemoSite {
   alt: number;
   enterprise?: 'general' | 'tailings';
   details?: Record<string, unknown>;
-  sections?: { name: string; info: string; bottomElevation: number }[];
+  sections?: {
+    name: string;
+    info: string;
+    bottomElevation: number;
+    /** A dam section to draw: crest elevation, capacity table [elevation m, volume 10^4 m3], core-wall devices. */
+    dam?: { crest: number; capacity: [number, number][]; heart: string[] };
+  }[];
   devices: DemoDevice[];
 }
 
@@ -126,7 +132,22 @@ export const DEMO_SITES: DemoSite[] = [
     alt: 185,
     enterprise: 'general',
     sections: [
-      { name: 'Dam section 0+120', info: 'Overflow section', bottomElevation: 90 },
+      {
+        name: 'Dam section 0+120',
+        info: 'Overflow section',
+        bottomElevation: 90,
+        dam: {
+          crest: 185,
+          capacity: [
+            [90, 0],
+            [120, 9000],
+            [150, 42000],
+            [170, 88000],
+            [185, 139000],
+          ],
+          heart: ['XL upstream water level', 'XL uplift pressure 01', 'XL uplift pressure 02'],
+        },
+      },
       { name: 'Dam section 0+260', info: 'Non-overflow section', bottomElevation: 92 },
     ],
     devices: [
@@ -305,8 +326,15 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
         platformId,
       });
     }
-    for (const sec of s.sections ?? [])
-      await call('POST', '/api/v2/data/information/segment/add', { platformId, ...sec });
+    const dams: { segmentId: number; dam: NonNullable<NonNullable<DemoSite['sections']>[number]['dam']> }[] = [];
+    for (const { dam, ...sec } of s.sections ?? []) {
+      const seg = await call<{ segmentId: number }>('POST', '/api/v2/data/information/segment/add', {
+        platformId,
+        ...sec,
+      });
+      if (dam) dams.push({ segmentId: seg.segmentId, dam });
+    }
+    const idOfName = new Map<string, number>();
     const term = await call<{ terminalId: number; key: string }>('POST', '/api/v2/data/information/terminal/add', {
       platformId,
       name: `${s.key} data logger`,
@@ -349,6 +377,7 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
             ...(d.gnss === 'rover' && baseNumber ? { baseNumber } : {}),
           },
         });
+        idOfName.set(d.name, g.deviceId);
         if (d.gnss === 'base') baseNumber = number;
         else made.push({ deviceId: g.deviceId, number, moduleId: d.moduleId });
       } else {
@@ -356,10 +385,12 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
           ...common,
           moduleId: d.moduleId,
         });
+        idOfName.set(d.name, c.deviceId);
         made.push({ deviceId: c.deviceId, number, moduleId: d.moduleId });
       }
       result.devices++;
     }
+    for (const { segmentId, dam } of dams) await seedDemoDam(call, platformId, segmentId, dam, idOfName);
     await placeDemoDevices(call, platformId, s.lon, s.lat);
   }
   // Alert values on a few devices, placed on the simulator's series so its episodes raise several levels.
@@ -371,6 +402,40 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
   });
   await seedDemoTsRecords(call, platformIds[DEMO_SITES.findIndex((s) => s.type === 'tailings')]);
   return result;
+}
+
+/**
+ * A dam section of the reservoir view: the upstream face (a trapezoid from the bottom to the crest), the capacity
+ * table, the core-wall devices (water level, uplift pressure) and the water level read from the level gauge.
+ */
+async function seedDemoDam(
+  call: <T>(method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) => Promise<T>,
+  platformId: number,
+  segmentId: number,
+  dam: { crest: number; capacity: [number, number][]; heart: string[] },
+  idOfName: ReadonlyMap<string, number>,
+): Promise<void> {
+  const SEGMENT = '/api/v2/data/information/segment';
+  const bottom = dam.capacity[0]![0];
+  await call('POST', `${SEGMENT}/setUpstreamCoords`, {
+    segmentId,
+    coords: JSON.stringify([
+      { x: 40, y: 380, elevation: bottom },
+      { x: 330, y: 60, elevation: dam.crest },
+      { x: 390, y: 60, elevation: dam.crest },
+      { x: 700, y: 380, elevation: bottom },
+    ]),
+  });
+  await call('POST', `${SEGMENT}/setCapacityList`, {
+    platformId,
+    segmentId,
+    rows: JSON.stringify(
+      dam.capacity.map(([waterLevelElevation, waterVolume], i) => ({ index: i + 1, waterLevelElevation, waterVolume })),
+    ),
+  });
+  const ids = dam.heart.map((n) => idOfName.get(n)).filter((x): x is number => x !== undefined);
+  if (ids.length) await call('POST', `${SEGMENT}/bindMiltiHeartWallDevice`, { segmentId, deviceIds: ids.join(',') });
+  await call('POST', `${SEGMENT}/setWaterLevel`, { segmentId, source: 'auto' });
 }
 
 /** Two supervision records for the demo tailings pond: one rectified, one still open. */
