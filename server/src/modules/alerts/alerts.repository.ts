@@ -971,10 +971,10 @@ export async function refreshDeviceStates(
     select d.id, s.state
     from devices d
     cross join lateral (
-      select case when coalesce(max(a.level), 0) >= 3 then 'alarm'
-                  when coalesce(max(a.level), 0) >= 1 then 'alert' else 'normal' end as state
-      from alerts a
-      where a.device_id = d.id and a.status <> 'processed' and a.kind <> 'offline') s
+      select coalesce(max(a.level), 0) as lvl from alerts a
+      where a.device_id = d.id and a.status <> 'processed' and a.kind <> 'offline') x
+    cross join lateral (
+      select case when x.lvl >= 3 then 'alarm' when x.lvl >= 1 then 'alert' else 'normal' end as state) s
     where d.id = any(${[...new Set(deviceIds)]}::int[]) and d.state in ('normal', 'alert', 'alarm') and d.state <> s.state
     order by d.id
     for no key update of d`.execute(tx);

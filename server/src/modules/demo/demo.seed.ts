@@ -20,6 +20,16 @@ interface DemoDevice {
   gnss?: 'base' | 'rover';
 }
 
+/** A dam section to draw: crest elevation, capacity table [elevation m, volume 10^4 m3], core-wall devices. */
+interface DemoDam {
+  crest: number;
+  capacity: [number, number][];
+  heart: string[];
+}
+
+/** An API call of the seeding session. */
+type DemoCall = <T>(method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) => Promise<T>;
+
 interface DemoSite {
   type: 'disaster' | 'sideslope' | 'tailings' | 'reservoir' | 'river' | 'bridge';
   key: string;
@@ -37,8 +47,7 @@ interface DemoSite {
     name: string;
     info: string;
     bottomElevation: number;
-    /** A dam section to draw: crest elevation, capacity table [elevation m, volume 10^4 m3], core-wall devices. */
-    dam?: { crest: number; capacity: [number, number][]; heart: string[] };
+    dam?: DemoDam;
   }[];
   devices: DemoDevice[];
 }
@@ -326,7 +335,7 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
         platformId,
       });
     }
-    const dams: { segmentId: number; dam: NonNullable<NonNullable<DemoSite['sections']>[number]['dam']> }[] = [];
+    const dams: { segmentId: number; dam: DemoDam }[] = [];
     for (const { dam, ...sec } of s.sections ?? []) {
       const seg = await call<{ segmentId: number }>('POST', '/api/v2/data/information/segment/add', {
         platformId,
@@ -409,10 +418,10 @@ async function seedWith(app: FastifyInstance, token: string): Promise<DemoResult
  * table, the core-wall devices (water level, uplift pressure) and the water level read from the level gauge.
  */
 async function seedDemoDam(
-  call: <T>(method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) => Promise<T>,
+  call: DemoCall,
   platformId: number,
   segmentId: number,
-  dam: { crest: number; capacity: [number, number][]; heart: string[] },
+  dam: DemoDam,
   idOfName: ReadonlyMap<string, number>,
 ): Promise<void> {
   const SEGMENT = '/api/v2/data/information/segment';
@@ -439,10 +448,7 @@ async function seedDemoDam(
 }
 
 /** Two supervision records for the demo tailings pond: one rectified, one still open. */
-async function seedDemoTsRecords(
-  call: <T>(method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) => Promise<T>,
-  platformId: number | undefined,
-): Promise<void> {
+async function seedDemoTsRecords(call: DemoCall, platformId: number | undefined): Promise<void> {
   if (platformId === undefined) return;
   const TS = '/api/v2/data/information/tsManagement';
   const persons = await call<{ id: number; name: string }[]>('GET', `${TS}/getPersons`, {
@@ -494,12 +500,7 @@ async function seedDemoTsRecords(
  * Places a site's demo devices for the graphical monitor screens: down the schematic as a line of
  * instruments across the slope or structure, and on the map on a ring of about 150 m around the site.
  */
-async function placeDemoDevices(
-  call: <T>(method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) => Promise<T>,
-  platformId: number,
-  lon: number,
-  lat: number,
-): Promise<void> {
+async function placeDemoDevices(call: DemoCall, platformId: number, lon: number, lat: number): Promise<void> {
   const list = await call<{ list: { deviceId: number }[] }>(
     'GET',
     '/api/v2/data/information/device/common/getListPage',

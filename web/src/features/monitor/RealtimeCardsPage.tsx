@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Card, Col, Empty, Flex, Row, Spin, Typography } from 'antd';
-import { windDirectionName, type Language, type RealTimeDevice } from '@geosentry/contract';
+import type { Language, RealTimeDevice } from '@geosentry/contract';
 import { DeviceStateTag } from '../devices/DeviceStateTag.tsx';
 import { ModulePicker, SitePicker } from './shared/Pickers.tsx';
 import { LiveBadge } from './shared/LiveBadge.tsx';
 import { Sparkline } from './shared/Sparkline.tsx';
 import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
 import { mainQuantity, useDeviceTrail, useLiveDevices, type LiveReading } from './shared/useLiveDevices.ts';
-import { fmtValue, useQuantityText } from './shared/format.ts';
-import { isWindDirectionKey, isWindSpeedKey } from './shared/wind.ts';
+import { fmtValue, useQuantityText, windName } from './shared/format.ts';
+import { isWindDirectionKey } from './shared/wind.ts';
 import { fmtTime } from './shared/timeRange.ts';
 import { Flash } from './RealTimeDataPage.tsx';
 import './monitor.css';
@@ -59,8 +59,7 @@ export default function RealtimeCardsPage() {
 
 /** A wind direction as its compass name (16 points) with the angle beside it; '--' while the wind is still. */
 function WindValue({ angle, values, lang }: { angle: number; values: Record<string, number>; lang: Language }) {
-  const speedKey = Object.keys(values).find(isWindSpeedKey);
-  const name = windDirectionName(angle, 16, lang, speedKey ? values[speedKey] : undefined);
+  const name = windName(angle, values, lang);
   if (name === '--') return <span className="gs-monitor-big">--</span>;
   return (
     <>

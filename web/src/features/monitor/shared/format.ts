@@ -10,6 +10,12 @@ export function fmtValue(v: number | null | undefined): string {
   return String(Math.round(v * 1000) / 1000);
 }
 
+/** The compass name (16 points) of a wind direction among a reading's values; '--' when its wind speed is 0. */
+export function windName(angle: number, values: Record<string, number>, lang: Language): string {
+  const speedKey = Object.keys(values).find(isWindSpeedKey);
+  return windDirectionName(angle, 16, lang, speedKey ? values[speedKey] : undefined);
+}
+
 /** Labels and units of quantities in the current language; wind directions as compass names. */
 export function useQuantityText() {
   const catalogue = useMonitorTypes();
@@ -25,8 +31,7 @@ export function useQuantityText() {
       const v = values[key];
       if (v === undefined) return '-';
       if (isWindDirectionKey(key)) {
-        const speedKey = Object.keys(values).find(isWindSpeedKey);
-        const name = windDirectionName(v, 16, lang, speedKey ? values[speedKey] : undefined);
+        const name = windName(v, values, lang);
         return name === '--' ? '--' : `${name} (${fmtValue(v)}°)`;
       }
       const u = unit ?? meta(moduleId, key).unit;
