@@ -270,15 +270,21 @@ export class ModuleDataService {
       if (Number.isNaN(x)) cleaned[k] = x = clean(b.avg[k]!);
       return x;
     };
-    const points: HistoryPoint[] = idx.map((i) => ({
-      ts: iso(b.t[i]!),
-      value: value(i),
-      min: b.min[i]!,
-      max: b.max[i]!,
-      count: b.n[i]!,
-      sum: clean(b.total[i]!),
-      ...derivedAt(value, i),
-    }));
+    // One literal per point (no spread of the derived object): thousands of points per answer.
+    const points: HistoryPoint[] = idx.map((i) => {
+      const d = derivedAt(value, i);
+      return {
+        ts: iso(b.t[i]!),
+        value: value(i),
+        min: b.min[i]!,
+        max: b.max[i]!,
+        count: b.n[i]!,
+        sum: clean(b.total[i]!),
+        rate: d.rate,
+        acceleration: d.acceleration,
+        variation: d.variation,
+      };
+    });
     return { quantity: key, ...info, total: b.length, downsampled: idx.length < b.length, points };
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTime, resolveRange, tiltResultant, windDirectionName } from '@geosentry/contract';
 import { lttbIndices } from './lttb.ts';
-import { derive, derivedAt, smooth } from './derived.ts';
+import { clean, derive, derivedAt, smooth } from './derived.ts';
 import { segments, truncUtc } from './moduleData.repository.ts';
 
 describe('LTTB downsampling', () => {
@@ -58,6 +58,24 @@ describe('derived series (spec §9)', () => {
     const values = Array.from({ length: 300 }, (_, i) => Math.round((Math.sin(i / 7) * 50 + i * 0.3) * 1000) / 1000);
     const all = derive(values);
     for (let i = 0; i < values.length; i++) expect(derivedAt((k) => values[k]!, i)).toEqual(all[i]);
+  });
+});
+
+describe('clean', () => {
+  const byString = (v: number): number => Number(v.toPrecision(12)) || 0;
+  it('rounds to 12 significant digits exactly as toPrecision(12), ties and powers of ten included', () => {
+    let seed = 7;
+    const rnd = (): number => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const values: number[] = [0.1 + 0.2, -0, 999.9999999999999, 1e21, 1e-30, -2.5e-13, -0.4160316782375, 1000, 0.001];
+    for (let i = 0; i < 200_000; i++) {
+      values.push((rnd() - 0.5) * 10 ** Math.floor(rnd() * 40 - 20));
+      values.push(Math.round((rnd() - 0.5) * 1e6) / 100 + Math.round(rnd() * 1e4) / 1e4);
+      values.push(0.1 * Math.floor(rnd() * 1000) - 0.7 * Math.floor(rnd() * 1000));
+    }
+    for (const v of values) if (!Object.is(clean(v), byString(v))) expect([v, clean(v)]).toEqual([v, byString(v)]);
+    expect(clean(0.1 + 0.2)).toBe(0.3);
+    expect(Object.is(clean(-0), 0)).toBe(true);
+    expect(clean(NaN)).toBeNaN();
   });
 });
 
