@@ -59,6 +59,20 @@ export async function createDb(tag: string): Promise<{ url: string; drop(): Prom
 }
 
 /**
+ * Asks PostgreSQL for a checkpoint: a bench phase then starts with the WAL of the phases before it written
+ * back, so a checkpoint they forced does not land in this phase (and not in one side of a comparison only).
+ */
+export async function checkpoint(): Promise<void> {
+  const c = new pg.Client({ connectionString: PG_ADMIN });
+  await c.connect();
+  try {
+    await c.query('checkpoint');
+  } finally {
+    await c.end();
+  }
+}
+
+/**
  * The real server process on a database, with free HTTP and MQTT ports. The per-device rate limit
  * protects against a broken logger; benches measure the pipeline, so it is lifted.
  * BENCH_PROFILE=<dir>: a CPU profile of the server process, written when it stops.

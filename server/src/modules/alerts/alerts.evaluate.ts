@@ -206,6 +206,47 @@ export function intensityAt(
   return best;
 }
 
+/** Whether the intensity check fires: exactly `intensityAt(...).pass`, without its arrays and records. */
+function intensityPasses(s: readonly Point[], i: number, a: number, b: number, sums?: PrefixSums): boolean {
+  const thresholds = intensityThresholds(a, b);
+  const t = s[i]!.ts;
+  let total = 0;
+  let j = i;
+  // With running sums: each longer window starts at or before the previous one's start, so its search
+  // stops there (sumOver's search, narrowed).
+  let hi = i + 1;
+  let bestRatio = -1;
+  let pass = false;
+  for (let k = 0; k < RAINFALL_WINDOWS_HOURS.length; k++) {
+    const d = RAINFALL_WINDOWS_HOURS[k]!;
+    let windowTotal: number;
+    if (sums) {
+      const target = Math.floor(t - d * 3_600_000) + 1;
+      let lo = 0;
+      let h = hi;
+      while (lo < h) {
+        const mid = (lo + h) >> 1;
+        if (sums.ts[mid]! < target) lo = mid + 1;
+        else h = mid;
+      }
+      hi = lo;
+      windowTotal = lo > i ? 0 : tidy(sums.sums[i]! - (lo > 0 ? sums.sums[lo - 1]! : sums.sums[0]! - s[0]!.v));
+    } else {
+      const from = t - d * 3_600_000;
+      for (; j >= 0 && s[j]!.ts > from; j--) total += s[j]!.v;
+      windowTotal = tidy(total);
+    }
+    const intensity = tidy(windowTotal / d);
+    const threshold = thresholds[k]!;
+    const ratio = threshold > 0 ? intensity / threshold : 0;
+    if (ratio > bestRatio) {
+      bestRatio = ratio;
+      pass = intensity >= threshold;
+    }
+  }
+  return pass;
+}
+
 /** Computes a rule at reading i of a series (no ratio applied). `base` is the cumulative-change origin. */
 export function computeAt(
   s: readonly Point[],
@@ -273,6 +314,50 @@ export function computeAt(
 }
 
 /**
+ * Whether a rule fires at reading i (no ratio applied): exactly `computeAt(...).pass`, without building the
+ * computed record. Evaluation asks this of every rule at every reading and almost always hears no, so the
+ * record (and the intensity windows' arrays) are built only for the rules that fire.
+ */
+export function passesAt(s: readonly Point[], i: number, r: EvalRule, base: number | null, sums?: PrefixSums): boolean {
+  const p = s[i]!;
+  let metric: number | null = null;
+  switch (r.valueType) {
+    case 'threshold':
+      metric = p.v;
+      break;
+    case 'cumulativeChange': {
+      const b = base ?? s[0]?.v ?? null;
+      metric = b === null ? null : tidy(p.v - b);
+      break;
+    }
+    case 'currentChange': {
+      const w = windowMs(r);
+      if (w === null) break;
+      const j = sums ? timeIndex(sums.ts, p.ts - w, i) : firstAtOrAfter(s, p.ts - w);
+      metric = tidy(p.v - s[j]!.v);
+      break;
+    }
+    case 'rate':
+      metric = rateAt(s, i, windowMs(r));
+      break;
+    case 'acceleration':
+      metric = accelerationAt(s, i, windowMs(r));
+      break;
+    case 'increment': {
+      const w = windowMs(r);
+      if (w === null) break;
+      metric = sumOver(s, i, w, sums);
+      break;
+    }
+    case 'thresholdRate':
+      return computeAt(s, i, r, base, sums).pass;
+    case 'rainfallIntensity':
+      return intensityPasses(s, i, r.value, r.rateValue ?? 0, sums);
+  }
+  return metric !== null && compare(metric, r.value, r.direction);
+}
+
+/**
  * The decision of a rule at reading i: the reading itself must meet the rule and, with a ratio and a window,
  * at least that share of the window's readings [t_i - window, t_i] must meet it too.
  */
@@ -317,18 +402,22 @@ export function evaluateFamily(
   base: number | null,
   sums?: PrefixSums,
 ): Firing[] {
-  const byLevel = [...rules].sort((a, b) => b.level - a.level);
-  const out: Firing[] = [];
+  // The engine's plans hold their rules highest level first already.
+  let sorted = true;
+  for (let k = 1; k < rules.length; k++) if (rules[k]!.level > rules[k - 1]!.level) sorted = false;
+  const byLevel = sorted ? rules : [...rules].sort((a, b) => b.level - a.level);
+  let out: Firing[] | null = null;
   for (const i of indices) {
     for (const r of byLevel) {
+      if (!passesAt(s, i, r, base, sums)) continue;
       const c = decideAt(s, i, r, base, sums);
       if (c.pass) {
-        out.push({ index: i, ts: s[i]!.ts, value: s[i]!.v, rule: r, computed: c });
+        (out ??= []).push({ index: i, ts: s[i]!.ts, value: s[i]!.v, rule: r, computed: c });
         break;
       }
     }
   }
-  return out;
+  return out ?? [];
 }
 
 /**

@@ -965,24 +965,24 @@ export async function refreshDeviceStates(
   if (!deviceIds.length) return [];
   // Only devices whose state changes are written (and locked): the ingest writer updates every reporting
   // device's row in each batch, and waiting for its commit here would hold up the alerts of this store.
-  // The changing rows are locked first, in id order (the writer's order), then updated: an UPDATE alone locks
-  // in the order of its join, which deadlocked with concurrent ingest batches.
-  const locked = await sql<{ id: number; state: string }>`
-    select d.id, s.state
-    from devices d
-    cross join lateral (
-      select coalesce(max(a.level), 0) as lvl from alerts a
-      where a.device_id = d.id and a.status <> 'processed' and a.kind <> 'offline') x
-    cross join lateral (
-      select case when x.lvl >= 3 then 'alarm' when x.lvl >= 1 then 'alert' else 'normal' end as state) s
-    where d.id = any(${[...new Set(deviceIds)]}::int[]) and d.state in ('normal', 'alert', 'alarm') and d.state <> s.state
-    order by d.id
-    for no key update of d`.execute(tx);
-  if (!locked.rows.length) return [];
+  // The changing rows are locked first, in id order (the writer's order; a locking CTE is materialized), then
+  // updated, in one statement: an UPDATE alone locks in the order of its join, which deadlocked with
+  // concurrent ingest batches.
   const r = await sql<{ id: number; platform_id: number | null; state: string }>`
-    update devices d set state = x.state
-    from unnest(${locked.rows.map((x) => x.id)}::int[], ${locked.rows.map((x) => x.state)}::text[]) as x(id, state)
-    where d.id = x.id
+    with l as (
+      select d.id, s.state
+      from devices d
+      cross join lateral (
+        select coalesce(max(a.level), 0) as lvl from alerts a
+        where a.device_id = d.id and a.status <> 'processed' and a.kind <> 'offline') x
+      cross join lateral (
+        select case when x.lvl >= 3 then 'alarm' when x.lvl >= 1 then 'alert' else 'normal' end as state) s
+      where d.id = any(${[...new Set(deviceIds)]}::int[]) and d.state in ('normal', 'alert', 'alarm') and d.state <> s.state
+      order by d.id
+      for no key update of d)
+    update devices d set state = l.state
+    from l
+    where d.id = l.id
     returning d.id, d.platform_id, d.state`.execute(tx);
   return r.rows.map((x) => ({ deviceId: x.id, platformId: x.platform_id, state: x.state }));
 }

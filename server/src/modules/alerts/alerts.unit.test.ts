@@ -7,6 +7,7 @@ import {
   decideAt,
   evaluateFamily,
   intensityAt,
+  passesAt,
   prefixSums,
   rateAt,
   type EvalRule,
@@ -162,6 +163,51 @@ describe('derived values (spec §9)', () => {
         expect(walked.length).toBeGreaterThan(0);
       }
     }
+  });
+
+  it('property: passesAt answers exactly computeAt().pass for every value type, window and direction', () => {
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const types = [
+      'threshold',
+      'cumulativeChange',
+      'currentChange',
+      'rate',
+      'thresholdRate',
+      'acceleration',
+      'increment',
+      'rainfallIntensity',
+    ] as const;
+    const directions = ['above', 'below', 'abs'] as const;
+    let fired = 0;
+    for (let n = 0; n < 40; n++) {
+      let ts = T0;
+      const s: Point[] = Array.from({ length: 120 }, () => {
+        ts += Math.floor(30_000 + rnd() * 200_000) + (rnd() < 0.03 ? 2 * H : 0);
+        return { ts, v: Math.round((rnd() - 0.3) * 40 * 100) / 100 };
+      });
+      const sums = prefixSums(s);
+      for (const valueType of types)
+        for (const direction of directions)
+          for (let k = 0; k < 4; k++) {
+            const r = rule({
+              valueType,
+              direction,
+              value: Math.round((rnd() - 0.3) * 30 * 10) / 10,
+              rateValue: valueType === 'rainfallIntensity' ? rnd() : Math.round(rnd() * 10),
+              windowN: k === 0 ? null : 1 + Math.floor(rnd() * 3),
+              windowUnit: k === 0 ? null : (['minute', 'hour', 'day'] as const)[k - 1]!,
+            });
+            const base = k % 2 ? 1.5 : null;
+            for (let i = 0; i < s.length; i += 3) {
+              const want = computeAt(s, i, r, base, sums).pass;
+              if (passesAt(s, i, r, base, sums) !== want || passesAt(s, i, r, base) !== computeAt(s, i, r, base).pass)
+                expect({ valueType, direction, i, passes: !want }).toEqual({ valueType, direction, i, passes: want });
+              if (want) fired++;
+            }
+          }
+    }
+    expect(fired).toBeGreaterThan(1000);
   });
 
   it('multi-device: orange and red need two sensors to agree', () => {
