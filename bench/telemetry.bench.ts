@@ -52,7 +52,7 @@ const cfg = {
   embedReadings: num('BENCH_EMBED_READINGS', 200_000),
   historyRows: num('BENCH_HISTORY_ROWS', 10_000_000),
   historyDevices: num('BENCH_HISTORY_DEVICES', 20),
-  historyRuns: num('BENCH_HISTORY_RUNS', 20),
+  historyRuns: num('BENCH_HISTORY_RUNS', 30),
 };
 const MOSQUITTO = process.env.BENCH_MOSQUITTO_URL ?? 'mqtt://127.0.0.1:1883';
 const PEER_TOPIC = (n: string): string => `peerbench/${n}/readings`;
@@ -587,7 +587,8 @@ async function historyBench(): Promise<void> {
       }
       const peer: number[] = [];
       const unit = agg;
-      for (let i = 0; i < Math.max(3, Math.ceil(cfg.historyRuns / 4)); i++) {
+      // As many runs as ours, so both p95 come from samples of the same size.
+      for (let i = 0; i < cfg.historyRuns; i++) {
         const t = performance.now();
         await sql`select date_trunc(${unit}, ts at time zone 'UTC') as b, count(*), avg(v), min(v), max(v)
           from (select ts, (vals->>'rainfall')::float8 as v from readings where device_id = ${dev}
