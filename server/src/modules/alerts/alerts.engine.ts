@@ -392,6 +392,9 @@ export class AlertEngine {
     while (this.queue.length) {
       const item = this.queue[0]!;
       if (item.kind === 'readings') {
+        // Socket reads and database answers waiting now go first (a pass runs as one stretch of microtasks):
+        // the acknowledgements of ingest are not held up by evaluation, which only has to keep up.
+        await new Promise<void>((r) => setImmediate(r));
         const take = item.items.splice(0, MAX_PASS);
         if (item.items.length === 0) this.queue.shift();
         this.pending -= take.length;
