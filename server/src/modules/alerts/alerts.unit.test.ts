@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAlertRule, parseAlertNumber } from '@geosentry/contract';
+import { ALERT_VALUE_TYPES, checkAlertRule, parseAlertNumber } from '@geosentry/contract';
 import {
   accelerationAt,
   combineMembers,
@@ -168,16 +168,6 @@ describe('derived values (spec §9)', () => {
   it('property: passesAt answers exactly computeAt().pass for every value type, window and direction', () => {
     let seed = 11;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const types = [
-      'threshold',
-      'cumulativeChange',
-      'currentChange',
-      'rate',
-      'thresholdRate',
-      'acceleration',
-      'increment',
-      'rainfallIntensity',
-    ] as const;
     const directions = ['above', 'below', 'abs'] as const;
     let fired = 0;
     for (let n = 0; n < 40; n++) {
@@ -187,7 +177,7 @@ describe('derived values (spec §9)', () => {
         return { ts, v: Math.round((rnd() - 0.3) * 40 * 100) / 100 };
       });
       const sums = prefixSums(s);
-      for (const valueType of types)
+      for (const valueType of ALERT_VALUE_TYPES)
         for (const direction of directions)
           for (let k = 0; k < 4; k++) {
             const r = rule({
