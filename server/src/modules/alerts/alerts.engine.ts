@@ -74,18 +74,19 @@ interface QuantitySeries {
   ts: number[];
   sums: number[];
 }
-/** Stored readings of one device, oldest first: every stored reading with ts >= `complete` is in `rows`. */
+/**
+ * Stored readings of one device, oldest first: every stored reading with ts >= `complete` is in the window.
+ * The readings themselves are not kept, only their times and, per quantity, points, times and running sums,
+ * appended as readings arrive and dropped from the front as they age out, so a pass costs what its new readings
+ * cost. Plain numbers in arrays are not objects the garbage collector marks: windows of a few thousand readings
+ * per device stay cheap to keep (keeping each reading's row and values object made the heap's live objects, and
+ * so each major collection, several times larger; its marking stalled ingest for 200-300 ms in the alerts bench).
+ */
 interface DeviceWindow {
-  rows: Row[];
-  /** The rows' times, in step with `rows` (binary searches over plain numbers stay in a few cache lines). */
+  /** Times of the window's readings (binary searches over plain numbers stay in a few cache lines). */
   times: number[];
   complete: number;
   expiresAt: number;
-  /**
-   * Per quantity, kept in step with `rows` as readings arrive (appended) and age out (dropped from the front),
-   * so a pass costs what its new readings cost, not what the windows hold. Built on first use; dropped when a
-   * reading lands before the newest one (rebuilt on next use).
-   */
   series: Map<string, QuantitySeries>;
 }
 /** Most readings evaluated in one pass. */
@@ -118,66 +119,71 @@ function newStoreBatch(): StoreBatch {
 /** Devices' site and names for a pass are re-read after this long. */
 const DEVICE_TTL_MS = 5_000;
 
-/** Adds a committed reading to a window in time order (the same time again replaces it). */
-function addRow(w: DeviceWindow, r: Row): void {
-  const last = w.rows.at(-1);
-  if (!last || last.ts < r.ts) {
-    w.rows.push(r);
-    w.times.push(r.ts);
-    for (const [q, x] of w.series) {
-      const v = r.vals[q];
-      if (typeof v !== 'number') continue;
-      x.pts.push({ ts: r.ts, v });
-      x.ts.push(r.ts);
-      x.sums.push((x.sums.at(-1) ?? 0) + v);
-    }
-    return;
-  }
-  const i = timeIndex(w.times, r.ts);
-  if (w.rows[i]?.ts === r.ts) w.rows[i] = r;
-  else {
-    w.rows.splice(i, 0, r);
-    w.times.splice(i, 0, r.ts);
-  }
-  w.series.clear();
+/** A window of readings (oldest first), with a series for every quantity they carry. */
+export function windowOf(rows: readonly Row[], complete: number, expiresAt: number): DeviceWindow {
+  const w: DeviceWindow = { times: [], complete, expiresAt, series: new Map() };
+  for (const r of rows) addRow(w, r);
+  return w;
 }
 
-/** Rows a window may keep beyond what evaluation needs before they are dropped (dropping shifts the arrays). */
+/** Adds a committed reading to a window in time order (the same time again replaces its values). */
+export function addRow(w: DeviceWindow, r: Row): void {
+  const newest = w.times.length === 0 || w.times[w.times.length - 1]! < r.ts;
+  if (newest) w.times.push(r.ts);
+  else {
+    const i = timeIndex(w.times, r.ts);
+    if (w.times[i] !== r.ts) w.times.splice(i, 0, r.ts);
+  }
+  for (const q in r.vals) {
+    const v = r.vals[q];
+    if (typeof v !== 'number') continue;
+    let x = w.series.get(q);
+    if (!x) w.series.set(q, (x = { pts: [], ts: [], sums: [] }));
+    const n = x.ts.length;
+    if (n === 0 || x.ts[n - 1]! < r.ts) {
+      x.pts.push({ ts: r.ts, v });
+      x.ts.push(r.ts);
+      x.sums.push((n ? x.sums[n - 1]! : 0) + v);
+      continue;
+    }
+    // Late reading (rare): into its place, and the running sums again from scratch.
+    const i = timeIndex(x.ts, r.ts);
+    if (x.ts[i] === r.ts) x.pts[i] = { ts: r.ts, v };
+    else {
+      x.pts.splice(i, 0, { ts: r.ts, v });
+      x.ts.splice(i, 0, r.ts);
+      x.sums.splice(i, 0, 0);
+    }
+    let total = 0;
+    for (let k = 0; k < x.pts.length; k++) x.sums[k] = total += x.pts[k]!.v;
+  }
+}
+
+/** Readings a window may keep beyond what evaluation needs before they are dropped (dropping shifts the arrays). */
 const DROP_SLACK = 512;
 
 /**
- * Drops the window's oldest `n` rows (and their points) once there are DROP_SLACK of them: evaluation only
- * looks back from a reading, so older rows change no decision, and dropping in chunks keeps it O(1) per reading.
+ * Drops the window's oldest `n` readings (and their points) once there are DROP_SLACK of them: evaluation only
+ * looks back from a reading, so older readings change no decision, and dropping in chunks keeps it O(1) per
+ * reading.
  */
 function dropOldest(w: DeviceWindow, n: number): void {
   if (n < DROP_SLACK) return;
-  w.rows.splice(0, n);
   w.times.splice(0, n);
-  w.complete = w.rows[0]?.ts ?? w.complete;
+  w.complete = w.times[0] ?? w.complete;
   for (const x of w.series.values()) {
-    const k = w.rows.length ? firstAtOrAfter(x.pts, w.rows[0]!.ts) : x.pts.length;
+    const k = w.times.length ? timeIndex(x.ts, w.times[0]!) : x.ts.length;
     x.pts.splice(0, k);
     x.ts.splice(0, k);
     x.sums.splice(0, k);
   }
 }
 
-/** One quantity of a window (points and running sums), built from the rows when not kept yet. */
+const NO_SERIES: QuantitySeries = { pts: [], ts: [], sums: [] };
+
+/** One quantity of a window (points and running sums); empty when none of its readings carries it. */
 function seriesOf(w: DeviceWindow, q: string): QuantitySeries {
-  let x = w.series.get(q);
-  if (!x) {
-    x = { pts: [], ts: [], sums: [] };
-    let total = 0;
-    for (const row of w.rows) {
-      const v = row.vals[q];
-      if (typeof v !== 'number') continue;
-      x.pts.push({ ts: row.ts, v });
-      x.ts.push(row.ts);
-      x.sums.push((total += v));
-    }
-    w.series.set(q, x);
-  }
-  return x;
+  return w.series.get(q) ?? NO_SERIES;
 }
 
 /** Whether a window holds all a request needs: everything from `from` on and `before` readings before it. */
@@ -671,13 +677,14 @@ export class AlertEngine {
         const rows = got.get(q.deviceId)!;
         const before = firstAtOrAfter(rows, q.from);
         // All readings from the first one read on are here; with fewer than asked before `from`, all of them.
-        this.windows.set(q.deviceId, {
-          rows,
-          times: rows.map((r) => r.ts),
-          complete: before < q.before || rows.length === 0 ? -Infinity : rows[0]!.ts,
-          expiresAt: now + WINDOW_TTL_MS * (1 + Math.random()),
-          series: new Map(),
-        });
+        this.windows.set(
+          q.deviceId,
+          windowOf(
+            rows,
+            before < q.before || rows.length === 0 ? -Infinity : rows[0]!.ts,
+            now + WINDOW_TTL_MS * (1 + Math.random()),
+          ),
+        );
       }
     }
     const out = new Map<number, DeviceWindow>();
@@ -686,7 +693,7 @@ export class AlertEngine {
       out.set(q.deviceId, w);
       // Drop what neither this pass nor a later one (readings at or after this one's) needs.
       dropOldest(w, timeIndex(w.times, q.from) - q.before);
-      if (w.rows.length > MAX_WINDOW_ROWS) this.windows.delete(q.deviceId);
+      if (w.times.length > MAX_WINDOW_ROWS) this.windows.delete(q.deviceId);
     }
     return out;
   }

@@ -13,6 +13,7 @@ import {
   type EvalRule,
   type Point,
 } from './alerts.evaluate.ts';
+import { addRow, windowOf } from './alerts.engine.ts';
 
 const MIN = 60_000;
 const H = 3_600_000;
@@ -231,5 +232,32 @@ describe('alert value checks (spec §5)', () => {
     expect(checkAlertRule({ ...ok, valueType: 'increment' }).problems[0]?.key).toBe('alertWindowRequired');
     expect(checkAlertRule({ ...ok, ratio: '1.5' }).problems[0]?.key).toBe('alertRatioRange');
     expect(checkAlertRule({ ...ok, level: 5 }).problems[0]?.key).toBe('alertLevelRequired');
+  });
+});
+
+describe('alert engine window', () => {
+  it('keeps per-quantity points and running sums in time order, late readings and repeats included', () => {
+    let seed = 5;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rows: { ts: number; vals: Record<string, number> }[] = Array.from({ length: 300 }, (_, i) => ({
+      ts: T0 + i * MIN,
+      vals: (i % 7 === 3 ? { waterLevel: i } : { rainfall: Math.round(rnd() * 100) / 10, waterLevel: i }) as Record<
+        string,
+        number
+      >,
+    }));
+    const shuffled = [...rows].sort(() => rnd() - 0.5);
+    const w = windowOf(shuffled.slice(0, 150), -Infinity, Infinity);
+    for (const r of shuffled.slice(150)) addRow(w, r);
+    addRow(w, rows[10]!); // the same reading again changes nothing
+    expect(w.times).toEqual(rows.map((r) => r.ts));
+    for (const q of ['rainfall', 'waterLevel']) {
+      const want = rows.filter((r) => q in r.vals).map((r) => ({ ts: r.ts, v: r.vals[q]! }));
+      const x = w.series.get(q)!;
+      expect(x.pts).toEqual(want);
+      expect(x.ts).toEqual(want.map((p) => p.ts));
+      const sums = prefixSums(want).sums;
+      x.sums.forEach((s, i) => expect(s - x.sums[0]!).toBeCloseTo(sums[i]! - sums[0]!, 9));
+    }
   });
 });
