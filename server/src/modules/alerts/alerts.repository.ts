@@ -954,6 +954,17 @@ export async function refreshDeviceState(
   return row && row.state !== row.old_state ? { platformId: row.platform_id, state: row.state } : null;
 }
 
+/** Devices whose state may follow from their alerts: in alert or alarm, or with open (non-offline) alerts. */
+export async function devicesWithAlertState(db: Db): Promise<number[]> {
+  const r = await sql<{ id: number }>`
+    select id from devices where state in ('alert', 'alarm')
+    union
+    select device_id from alerts where status <> 'processed' and kind <> 'offline' and device_id is not null`.execute(
+    db.k,
+  );
+  return r.rows.map((x) => x.id);
+}
+
 /**
  * `refreshDeviceState` for several devices: the changing rows are locked in id order, the order the
  * ingest writer locks them in, so the two never deadlock. Answers the changes.
