@@ -25,7 +25,7 @@ import {
   windowMs,
   type EvalRule,
   type Firing,
-  type Point,
+  type Series,
   type PrefixSums,
 } from './alerts.evaluate.ts';
 import * as repo from './alerts.repository.ts';
@@ -69,9 +69,10 @@ const FAR_FUTURE_MS = Date.UTC(9999, 0, 1);
 
 type Row = { ts: number; vals: Record<string, number> };
 /** One quantity of a window as the evaluation reads it: its points, their times and running sums. */
+/** One quantity of a window: its times and values (a Series) and running sums (PrefixSums). */
 interface QuantitySeries {
-  pts: Point[];
   ts: number[];
+  v: number[];
   sums: number[];
 }
 /**
@@ -138,24 +139,24 @@ export function addRow(w: DeviceWindow, r: Row): void {
     const v = r.vals[q];
     if (typeof v !== 'number') continue;
     let x = w.series.get(q);
-    if (!x) w.series.set(q, (x = { pts: [], ts: [], sums: [] }));
+    if (!x) w.series.set(q, (x = { ts: [], v: [], sums: [] }));
     const n = x.ts.length;
     if (n === 0 || x.ts[n - 1]! < r.ts) {
-      x.pts.push({ ts: r.ts, v });
       x.ts.push(r.ts);
+      x.v.push(v);
       x.sums.push((n ? x.sums[n - 1]! : 0) + v);
       continue;
     }
     // Late reading (rare): into its place, and the running sums again from scratch.
     const i = timeIndex(x.ts, r.ts);
-    if (x.ts[i] === r.ts) x.pts[i] = { ts: r.ts, v };
+    if (x.ts[i] === r.ts) x.v[i] = v;
     else {
-      x.pts.splice(i, 0, { ts: r.ts, v });
       x.ts.splice(i, 0, r.ts);
+      x.v.splice(i, 0, v);
       x.sums.splice(i, 0, 0);
     }
     let total = 0;
-    for (let k = 0; k < x.pts.length; k++) x.sums[k] = total += x.pts[k]!.v;
+    for (let k = 0; k < x.v.length; k++) x.sums[k] = total += x.v[k]!;
   }
 }
 
@@ -173,13 +174,13 @@ function dropOldest(w: DeviceWindow, n: number): void {
   w.complete = w.times[0] ?? w.complete;
   for (const x of w.series.values()) {
     const k = w.times.length ? timeIndex(x.ts, w.times[0]!) : x.ts.length;
-    x.pts.splice(0, k);
     x.ts.splice(0, k);
+    x.v.splice(0, k);
     x.sums.splice(0, k);
   }
 }
 
-const NO_SERIES: QuantitySeries = { pts: [], ts: [], sums: [] };
+const NO_SERIES: QuantitySeries = { ts: [], v: [], sums: [] };
 
 /** One quantity of a window (points and running sums); empty when none of its readings carries it. */
 function seriesOf(w: DeviceWindow, q: string): QuantitySeries {
@@ -235,15 +236,17 @@ export const toEvalRule = (r: {
 });
 
 /** The readings window kept as evidence: the rule's window (or the last 20 readings) up to the firing one. */
-export function evidenceWindow(s: readonly Point[], i: number, rule: EvalRule): { ts: string; value: number }[] {
+export function evidenceWindow(s: Series, i: number, rule: EvalRule): { ts: string; value: number }[] {
   const w = windowMs(rule);
   let from = Math.max(0, i - 19);
-  if (w !== null) while (from > 0 && s[from - 1]!.ts >= s[i]!.ts - w) from--;
+  if (w !== null) while (from > 0 && s.ts[from - 1]! >= s.ts[i]! - w) from--;
   from = Math.max(from, i - 199);
-  return s.slice(from, i + 1).map((p) => ({ ts: new Date(p.ts).toISOString(), value: p.v }));
+  const out: { ts: string; value: number }[] = [];
+  for (let j = from; j <= i; j++) out.push({ ts: new Date(s.ts[j]!).toISOString(), value: s.v[j]! });
+  return out;
 }
 
-function evidenceOf(s: readonly Point[], f: Firing, relationId: number | null): AlertEvidence {
+function evidenceOf(s: Series, f: Firing, relationId: number | null): AlertEvidence {
   const r = f.rule;
   const w = windowMs(r);
   return {
@@ -558,7 +561,7 @@ export class AlertEngine {
       for (const { quantity: q, families, relations } of this.planOf(deviceId).quantities) {
         // The whole window of the quantity (kept from pass to pass) and where this pass's readings are in it.
         const sums = seriesOf(win, q);
-        const s = sums.pts;
+        const s = sums;
         const idx: number[] = [];
         for (const t of newTs) {
           const i = indexOfTime(sums.ts, t);
@@ -725,7 +728,7 @@ export class AlertEngine {
     x: repo.RelationRecord,
     device: repo.EvalDevice,
     q: string,
-    s: readonly Point[],
+    s: Series,
     idx: readonly number[],
     sums: PrefixSums,
   ): Promise<Decision[]> {
@@ -741,9 +744,9 @@ export class AlertEngine {
     const out: Decision[] = [];
     for (const i of idx) {
       const f = firings.get(i);
-      state.set(key, { level: f?.rule.level ?? 0, metric: f?.computed.metric ?? null, ts: s[i]!.ts });
+      state.set(key, { level: f?.rule.level ?? 0, metric: f?.computed.metric ?? null, ts: s.ts[i]! });
       if (!f) continue;
-      const now = s[i]!.ts;
+      const now = s.ts[i]!;
       const current = [...state.entries()].filter(([, m]) => Math.abs(now - m.ts) <= span);
       const level = combineMembers(
         current.map(([, m]) => m.level),

@@ -16,6 +16,28 @@ export interface Point {
   v: number;
 }
 
+/**
+ * A series as two columns, times and values (index i is the i-th reading): no object per reading. The engine
+ * keeps days of readings per device in these; as point objects (an object and two boxed numbers each) they were
+ * most of the server's live heap, and each major garbage collection paused ingest for 100-400 ms marking and
+ * moving them.
+ */
+export interface Series {
+  readonly ts: readonly number[];
+  readonly v: readonly number[];
+}
+
+/** The columns of a list of points. */
+export function columns(points: readonly Point[]): { ts: number[]; v: number[] } {
+  const ts = new Array<number>(points.length);
+  const v = new Array<number>(points.length);
+  for (let i = 0; i < points.length; i++) {
+    ts[i] = points[i]!.ts;
+    v[i] = points[i]!.v;
+  }
+  return { ts, v };
+}
+
 /** The part of a rule the evaluation needs. */
 export interface EvalRule {
   id: number;
@@ -76,14 +98,14 @@ export function compare(x: number, value: number, direction: AlertDirection): bo
 }
 
 /** Rate at i: difference of consecutive readings to 2 decimals (spec §9); null for the first reading or a gap. */
-export function rateAt(s: readonly Point[], i: number, maxGapMs: number | null = null): number | null {
+export function rateAt(s: Series, i: number, maxGapMs: number | null = null): number | null {
   if (i < 1) return null;
-  if (maxGapMs !== null && s[i]!.ts - s[i - 1]!.ts > maxGapMs) return null;
-  return round2(s[i]!.v - s[i - 1]!.v);
+  if (maxGapMs !== null && s.ts[i]! - s.ts[i - 1]! > maxGapMs) return null;
+  return round2(s.v[i]! - s.v[i - 1]!);
 }
 
 /** Acceleration at i: difference of the rates at i and i-1, to 2 decimals (spec §9). */
-export function accelerationAt(s: readonly Point[], i: number, maxGapMs: number | null = null): number | null {
+export function accelerationAt(s: Series, i: number, maxGapMs: number | null = null): number | null {
   const r1 = rateAt(s, i, maxGapMs);
   const r0 = rateAt(s, i - 1, maxGapMs);
   return r1 === null || r0 === null ? null : round2(r1 - r0);
@@ -104,8 +126,8 @@ export function firstAtOrAfter(s: readonly { ts: number }[], from: number): numb
 /**
  * Running sums of a series, for window sums in O(log n) instead of a walk over the window (a 48 h rainfall
  * window of one-minute readings is 2,880 points): `sums[i]` = C + v[0] + ... + v[i] for some constant C (C
- * changes when the series' oldest points are dropped; differences stay exact), and `ts` the points' times as
- * plain numbers (a binary search over them stays in a few cache lines; over the point objects it does not).
+ * changes when the series' oldest points are dropped; differences stay exact), and `ts` the series' times (the
+ * engine passes its series, which carries both).
  */
 export interface PrefixSums {
   readonly ts: readonly number[];
@@ -113,13 +135,13 @@ export interface PrefixSums {
 }
 
 /** Running sums of a series, from scratch (the engine keeps them up to date as readings arrive). */
-export function prefixSums(s: readonly Point[]): { ts: number[]; sums: number[] } {
-  const ts = new Array<number>(s.length);
-  const sums = new Array<number>(s.length);
+export function prefixSums(s: Series): { ts: number[]; sums: number[] } {
+  const ts = new Array<number>(s.ts.length);
+  const sums = new Array<number>(s.ts.length);
   let total = 0;
-  for (let i = 0; i < s.length; i++) {
-    ts[i] = s[i]!.ts;
-    sums[i] = total += s[i]!.v;
+  for (let i = 0; i < s.ts.length; i++) {
+    ts[i] = s.ts[i]!;
+    sums[i] = total += s.v[i]!;
   }
   return { ts, sums };
 }
@@ -137,17 +159,17 @@ export function timeIndex(ts: readonly number[], t: number, end = ts.length - 1)
 }
 
 /** Sum of the values in (t_i - ms, t_i]; with running sums in O(log n). */
-export function sumOver(s: readonly Point[], i: number, ms: number, ps?: PrefixSums): number {
-  const from = s[i]!.ts - ms;
+export function sumOver(s: Series, i: number, ms: number, ps?: PrefixSums): number {
+  const from = s.ts[i]! - ms;
   if (ps) {
     // j: the first point with ts > from (times are whole milliseconds).
     const j = timeIndex(ps.ts, Math.floor(from) + 1, i);
     if (j > i) return 0;
     const sums = ps.sums;
-    return tidy(sums[i]! - (j > 0 ? sums[j - 1]! : sums[0]! - s[0]!.v));
+    return tidy(sums[i]! - (j > 0 ? sums[j - 1]! : sums[0]! - s.v[0]!));
   }
   let total = 0;
-  for (let j = i; j >= 0 && s[j]!.ts > from; j--) total += s[j]!.v;
+  for (let j = i; j >= 0 && s.ts[j]! > from; j--) total += s.v[j]!;
   return tidy(total);
 }
 
@@ -170,7 +192,7 @@ function intensityThresholds(a: number, b: number): number[] {
  * a·D^(-b). Answers the intensity and the window with the largest I / threshold.
  */
 export function intensityAt(
-  s: readonly Point[],
+  s: Series,
   i: number,
   a: number,
   b: number,
@@ -181,12 +203,12 @@ export function intensityAt(
     for (const d of RAINFALL_WINDOWS_HOURS) totals.push(sumOver(s, i, d * 3_600_000, sums));
   } else {
     // One backward pass: the sums over 1, 3, 6, 12, 24 and 48 hours are taken as the pass crosses each bound.
-    const t = s[i]!.ts;
+    const t = s.ts[i]!;
     let total = 0;
     let j = i;
     for (const d of RAINFALL_WINDOWS_HOURS) {
       const from = t - d * 3_600_000;
-      for (; j >= 0 && s[j]!.ts > from; j--) total += s[j]!.v;
+      for (; j >= 0 && s.ts[j]! > from; j--) total += s.v[j]!;
       totals.push(tidy(total));
     }
   }
@@ -207,9 +229,9 @@ export function intensityAt(
 }
 
 /** Whether the intensity check fires: exactly `intensityAt(...).pass`, without its arrays and records. */
-function intensityPasses(s: readonly Point[], i: number, a: number, b: number, sums?: PrefixSums): boolean {
+function intensityPasses(s: Series, i: number, a: number, b: number, sums?: PrefixSums): boolean {
   const thresholds = intensityThresholds(a, b);
-  const t = s[i]!.ts;
+  const t = s.ts[i]!;
   let total = 0;
   let j = i;
   // With running sums: each longer window starts at or before the previous one's start, so its search
@@ -230,10 +252,10 @@ function intensityPasses(s: readonly Point[], i: number, a: number, b: number, s
         else h = mid;
       }
       hi = lo;
-      windowTotal = lo > i ? 0 : tidy(sums.sums[i]! - (lo > 0 ? sums.sums[lo - 1]! : sums.sums[0]! - s[0]!.v));
+      windowTotal = lo > i ? 0 : tidy(sums.sums[i]! - (lo > 0 ? sums.sums[lo - 1]! : sums.sums[0]! - s.v[0]!));
     } else {
       const from = t - d * 3_600_000;
-      for (; j >= 0 && s[j]!.ts > from; j--) total += s[j]!.v;
+      for (; j >= 0 && s.ts[j]! > from; j--) total += s.v[j]!;
       windowTotal = tidy(total);
     }
     const intensity = tidy(windowTotal / d);
@@ -248,32 +270,27 @@ function intensityPasses(s: readonly Point[], i: number, a: number, b: number, s
 }
 
 /** Computes a rule at reading i of a series (no ratio applied). `base` is the cumulative-change origin. */
-export function computeAt(
-  s: readonly Point[],
-  i: number,
-  r: EvalRule,
-  base: number | null,
-  sums?: PrefixSums,
-): Computed {
-  const p = s[i]!;
+export function computeAt(s: Series, i: number, r: EvalRule, base: number | null, sums?: PrefixSums): Computed {
+  const pv = s.v[i]!;
+  const pt = s.ts[i]!;
   const w = windowMs(r);
   const out: Computed = { metric: null, pass: false, base: null, change: null, rate: null, acceleration: null };
   switch (r.valueType) {
     case 'threshold':
-      out.metric = p.v;
+      out.metric = pv;
       break;
     case 'cumulativeChange': {
-      const b = base ?? s[0]?.v ?? null;
+      const b = base ?? s.v[0] ?? null;
       out.base = b;
-      out.change = b === null ? null : tidy(p.v - b);
+      out.change = b === null ? null : tidy(pv - b);
       out.metric = out.change;
       break;
     }
     case 'currentChange': {
       if (w === null) break;
-      const j = sums ? timeIndex(sums.ts, p.ts - w, i) : firstAtOrAfter(s, p.ts - w);
-      out.base = s[j]!.v;
-      out.change = tidy(p.v - s[j]!.v);
+      const j = sums ? timeIndex(sums.ts, pt - w, i) : timeIndex(s.ts, pt - w);
+      out.base = s.v[j]!;
+      out.change = tidy(pv - s.v[j]!);
       out.metric = out.change;
       break;
     }
@@ -283,11 +300,11 @@ export function computeAt(
       break;
     case 'thresholdRate': {
       out.rate = rateAt(s, i, w);
-      out.metric = p.v;
+      out.metric = pv;
       out.pass =
         out.rate !== null &&
         r.rateValue !== null &&
-        compare(p.v, r.value, r.direction) &&
+        compare(pv, r.value, r.direction) &&
         compare(out.rate, r.rateValue, r.direction);
       return out;
     }
@@ -318,23 +335,24 @@ export function computeAt(
  * computed record. Evaluation asks this of every rule at every reading and almost always hears no, so the
  * record (and the intensity windows' arrays) are built only for the rules that fire.
  */
-export function passesAt(s: readonly Point[], i: number, r: EvalRule, base: number | null, sums?: PrefixSums): boolean {
-  const p = s[i]!;
+export function passesAt(s: Series, i: number, r: EvalRule, base: number | null, sums?: PrefixSums): boolean {
+  const pv = s.v[i]!;
+  const pt = s.ts[i]!;
   let metric: number | null = null;
   switch (r.valueType) {
     case 'threshold':
-      metric = p.v;
+      metric = pv;
       break;
     case 'cumulativeChange': {
-      const b = base ?? s[0]?.v ?? null;
-      metric = b === null ? null : tidy(p.v - b);
+      const b = base ?? s.v[0] ?? null;
+      metric = b === null ? null : tidy(pv - b);
       break;
     }
     case 'currentChange': {
       const w = windowMs(r);
       if (w === null) break;
-      const j = sums ? timeIndex(sums.ts, p.ts - w, i) : firstAtOrAfter(s, p.ts - w);
-      metric = tidy(p.v - s[j]!.v);
+      const j = sums ? timeIndex(sums.ts, pt - w, i) : timeIndex(s.ts, pt - w);
+      metric = tidy(pv - s.v[j]!);
       break;
     }
     case 'rate':
@@ -361,18 +379,12 @@ export function passesAt(s: readonly Point[], i: number, r: EvalRule, base: numb
  * The decision of a rule at reading i: the reading itself must meet the rule and, with a ratio and a window,
  * at least that share of the window's readings [t_i - window, t_i] must meet it too.
  */
-export function decideAt(
-  s: readonly Point[],
-  i: number,
-  r: EvalRule,
-  base: number | null,
-  sums?: PrefixSums,
-): Computed {
+export function decideAt(s: Series, i: number, r: EvalRule, base: number | null, sums?: PrefixSums): Computed {
   const c = computeAt(s, i, r, base, sums);
   if (!c.pass || !r.ratio) return c;
   const w = windowMs(r);
   if (w === null) return c;
-  const from = Math.max(firstAtOrAfter(s, s[i]!.ts - w), i - 500);
+  const from = Math.max(timeIndex(s.ts, s.ts[i]! - w), i - 500);
   let met = 0;
   let n = 0;
   for (let j = from; j <= i; j++) {
@@ -396,7 +408,7 @@ export interface Firing {
  * first; at each reading the highest firing level wins. `sums` (running sums of `s`) make window sums O(log n).
  */
 export function evaluateFamily(
-  s: readonly Point[],
+  s: Series,
   indices: readonly number[],
   rules: readonly EvalRule[],
   base: number | null,
@@ -412,7 +424,7 @@ export function evaluateFamily(
       if (!passesAt(s, i, r, base, sums)) continue;
       const c = decideAt(s, i, r, base, sums);
       if (c.pass) {
-        (out ??= []).push({ index: i, ts: s[i]!.ts, value: s[i]!.v, rule: r, computed: c });
+        (out ??= []).push({ index: i, ts: s.ts[i]!, value: s.v[i]!, rule: r, computed: c });
         break;
       }
     }

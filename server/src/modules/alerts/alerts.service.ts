@@ -42,7 +42,7 @@ import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import { translate, type MessageKey } from '../../platform/http/messages.ts';
 import { neutralise as neutral } from '../devices/tableFile.ts';
-import { evaluateFamily, lookbackOf, type Point } from './alerts.evaluate.ts';
+import { evaluateFamily, lookbackOf } from './alerts.evaluate.ts';
 import type { AlertEngine } from './alerts.engine.ts';
 import { toEvalRule } from './alerts.engine.ts';
 import * as repo from './alerts.repository.ts';
@@ -280,13 +280,14 @@ export class AlertsService {
     const rows = await repo.readingsFor(this.ctx.db, [
       { deviceId: device.id, from: from.getTime() - lb.ms, to: to.getTime(), before: lb.points },
     ]);
-    const s: Point[] = [];
+    const s = { ts: [] as number[], v: [] as number[] };
     const idx: number[] = [];
     for (const row of rows) {
       const v = row.vals[input.quantity];
       if (typeof v !== 'number') continue;
-      if (row.ts >= from.getTime()) idx.push(s.length);
-      s.push({ ts: row.ts, v });
+      if (row.ts >= from.getTime()) idx.push(s.ts.length);
+      s.ts.push(row.ts);
+      s.v.push(v);
     }
     let base: number | null = null;
     if (rule.valueType === 'cumulativeChange') {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALERT_VALUE_TYPES, checkAlertRule, parseAlertNumber } from '@geosentry/contract';
 import {
   accelerationAt,
+  columns,
   combineMembers,
   computeAt,
   decideAt,
@@ -18,7 +19,8 @@ import { addRow, windowOf } from './alerts.engine.ts';
 const MIN = 60_000;
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 10, 1, 0, 0, 0);
-const series = (vals: number[], step = 10 * MIN): Point[] => vals.map((v, i) => ({ ts: T0 + i * step, v }));
+const points = (vals: number[], step = 10 * MIN): Point[] => vals.map((v, i) => ({ ts: T0 + i * step, v }));
+const series = (vals: number[], step = 10 * MIN) => columns(points(vals, step));
 const rule = (over: Partial<EvalRule>): EvalRule => ({
   id: 1,
   level: 1,
@@ -40,7 +42,7 @@ describe('derived values (spec §9)', () => {
     // rates 0.5, 1.2, -0.5, 0 -> accelerations 0.7, -1.7, 0.5
     expect([0, 1, 2, 3, 4].map((i) => accelerationAt(s, i))).toEqual([null, null, 0.7, -1.7, 0.5]);
     // With a window, a gap longer than the window breaks the chain.
-    const gap = [...series([1, 2]), { ts: T0 + 5 * H, v: 9 }];
+    const gap = columns([...points([1, 2]), { ts: T0 + 5 * H, v: 9 }]);
     expect(rateAt(gap, 2, H)).toBeNull();
     expect(rateAt(gap, 2)).toBe(7);
   });
@@ -143,10 +145,10 @@ describe('derived values (spec §9)', () => {
         ts += Math.floor(20_000 + rnd() * 100_000) + (rnd() < 0.02 ? 3 * H : 0);
         return { ts, v: Math.round((rnd() < 0.1 ? rnd() * 30 : rnd() * 0.5) * 100) / 100 };
       });
-      const all = prefixSums(full);
+      const all = prefixSums(columns(full));
       const sums = { ts: all.ts.slice(37), sums: all.sums.slice(37) };
-      const s = full.slice(37);
-      const idx = s.map((_, i) => i);
+      const s = columns(full.slice(37));
+      const idx = s.ts.map((_, i) => i);
       const families: EvalRule[][] = [
         [1, 2, 3].map((l) =>
           rule({ id: l, level: l as 1, valueType: 'increment', value: 10 * l, windowN: 1, windowUnit: 'hour' }),
@@ -173,10 +175,12 @@ describe('derived values (spec §9)', () => {
     let fired = 0;
     for (let n = 0; n < 40; n++) {
       let ts = T0;
-      const s: Point[] = Array.from({ length: 120 }, () => {
-        ts += Math.floor(30_000 + rnd() * 200_000) + (rnd() < 0.03 ? 2 * H : 0);
-        return { ts, v: Math.round((rnd() - 0.3) * 40 * 100) / 100 };
-      });
+      const s = columns(
+        Array.from({ length: 120 }, () => {
+          ts += Math.floor(30_000 + rnd() * 200_000) + (rnd() < 0.03 ? 2 * H : 0);
+          return { ts, v: Math.round((rnd() - 0.3) * 40 * 100) / 100 };
+        }),
+      );
       const sums = prefixSums(s);
       for (const valueType of ALERT_VALUE_TYPES)
         for (const direction of directions)
@@ -190,7 +194,7 @@ describe('derived values (spec §9)', () => {
               windowUnit: k === 0 ? null : (['minute', 'hour', 'day'] as const)[k - 1]!,
             });
             const base = k % 2 ? 1.5 : null;
-            for (let i = 0; i < s.length; i += 3) {
+            for (let i = 0; i < s.ts.length; i += 3) {
               const want = computeAt(s, i, r, base, sums).pass;
               if (passesAt(s, i, r, base, sums) !== want || passesAt(s, i, r, base) !== computeAt(s, i, r, base).pass)
                 expect({ valueType, direction, i, passes: !want }).toEqual({ valueType, direction, i, passes: want });
@@ -236,7 +240,7 @@ describe('alert value checks (spec §5)', () => {
 });
 
 describe('alert engine window', () => {
-  it('keeps per-quantity points and running sums in time order, late readings and repeats included', () => {
+  it('keeps per-quantity times, values and running sums in time order, late readings and repeats included', () => {
     let seed = 5;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const rows: { ts: number; vals: Record<string, number> }[] = Array.from({ length: 300 }, (_, i) => ({
@@ -254,9 +258,9 @@ describe('alert engine window', () => {
     for (const q of ['rainfall', 'waterLevel']) {
       const want = rows.filter((r) => q in r.vals).map((r) => ({ ts: r.ts, v: r.vals[q]! }));
       const x = w.series.get(q)!;
-      expect(x.pts).toEqual(want);
       expect(x.ts).toEqual(want.map((p) => p.ts));
-      const sums = prefixSums(want).sums;
+      expect(x.v).toEqual(want.map((p) => p.v));
+      const sums = prefixSums(columns(want)).sums;
       x.sums.forEach((s, i) => expect(s - x.sums[0]!).toBeCloseTo(sums[i]! - sums[0]!, 9));
     }
   });
