@@ -201,6 +201,37 @@ function indexOfTime(ts: readonly number[], t: number): number {
   return ts[i] === t ? i : -1;
 }
 
+/** The distinct times of a device's readings in a pass, in order (they usually come in order already). */
+function timesOf(rs: readonly { ts: number }[]): number[] {
+  const out = new Array<number>(rs.length);
+  let ordered = true;
+  for (let i = 0; i < rs.length; i++) {
+    out[i] = rs[i]!.ts;
+    if (i > 0 && out[i]! <= out[i - 1]!) ordered = false;
+  }
+  return ordered ? out : [...new Set(out)].sort((a, b) => a - b);
+}
+
+/**
+ * Where the given times (sorted, distinct) are among a series' times (sorted): their indices, for those present.
+ * A pass's readings are usually the newest, side by side, so after one search the rest is a walk.
+ */
+export function indicesOf(ts: readonly number[], times: readonly number[]): number[] {
+  const out: number[] = [];
+  if (times.length === 1) {
+    const i = indexOfTime(ts, times[0]!);
+    if (i >= 0) out.push(i);
+    return out;
+  }
+  let j = timeIndex(ts, times[0]!);
+  for (const t of times) {
+    while (j < ts.length && ts[j]! < t) j++;
+    if (j === ts.length) break;
+    if (ts[j] === t) out.push(j);
+  }
+  return out;
+}
+
 /** A device's rules arranged for evaluation. */
 interface DevicePlan {
   quantities: {
@@ -556,17 +587,13 @@ export class AlertEngine {
       const device = devices.get(deviceId);
       if (!device || device.platformId === null) continue;
       const win = windowOf.get(deviceId)!;
-      const newTs = rs.length === 1 ? [rs[0]!.ts] : [...new Set(rs.map((r) => r.ts))].sort((a, b) => a - b);
+      const newTs = timesOf(rs);
       const decisions: Decision[] = [];
       for (const { quantity: q, families, relations } of this.planOf(deviceId).quantities) {
         // The whole window of the quantity (kept from pass to pass) and where this pass's readings are in it.
         const sums = seriesOf(win, q);
         const s = sums;
-        const idx: number[] = [];
-        for (const t of newTs) {
-          const i = indexOfTime(sums.ts, t);
-          if (i >= 0) idx.push(i);
-        }
+        const idx = indicesOf(s.ts, newTs);
         if (idx.length === 0) continue;
         for (const { valueType, records, rules: evalRules } of families) {
           const base = valueType === 'cumulativeChange' ? await this.baseOf(device, q) : null;

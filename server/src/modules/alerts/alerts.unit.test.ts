@@ -14,7 +14,7 @@ import {
   type EvalRule,
   type Point,
 } from './alerts.evaluate.ts';
-import { addRow, windowOf } from './alerts.engine.ts';
+import { addRow, indicesOf, windowOf } from './alerts.engine.ts';
 
 const MIN = 60_000;
 const H = 3_600_000;
@@ -262,6 +262,21 @@ describe('alert engine window', () => {
       expect(x.v).toEqual(want.map((p) => p.v));
       const sums = prefixSums(columns(want)).sums;
       x.sums.forEach((s, i) => expect(s - x.sums[0]!).toBeCloseTo(sums[i]! - sums[0]!, 9));
+    }
+  });
+
+  it('finds the times of a pass in a series: the same indices as a search for each', () => {
+    let seed = 3;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 200; n++) {
+      const ts = [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 50) }, () => Math.floor(rnd() * 100)))].sort(
+        (a, b) => a - b,
+      );
+      const times = [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 8) }, () => Math.floor(rnd() * 110)))].sort(
+        (a, b) => a - b,
+      );
+      const want = times.map((t) => ts.indexOf(t)).filter((i) => i >= 0);
+      expect(indicesOf(ts, times)).toEqual(want);
     }
   });
 });
