@@ -69,11 +69,12 @@ const FAR_FUTURE_MS = Date.UTC(9999, 0, 1);
 
 type Row = { ts: number; vals: Record<string, number> };
 /** One quantity of a window as the evaluation reads it: its points, their times and running sums. */
-/** One quantity of a window: its times and values (a Series) and running sums (PrefixSums). */
+/** One quantity of a window: its times and values (a Series), running sums and negative values (PrefixSums). */
 interface QuantitySeries {
   ts: number[];
   v: number[];
   sums: number[];
+  negatives: number;
 }
 /**
  * Stored readings of one device, oldest first: every stored reading with ts >= `complete` is in the window.
@@ -139,7 +140,8 @@ export function addRow(w: DeviceWindow, r: Row): void {
     const v = r.vals[q];
     if (typeof v !== 'number') continue;
     let x = w.series.get(q);
-    if (!x) w.series.set(q, (x = { ts: [], v: [], sums: [] }));
+    if (!x) w.series.set(q, (x = { ts: [], v: [], sums: [], negatives: 0 }));
+    if (v < 0) x.negatives++;
     const n = x.ts.length;
     if (n === 0 || x.ts[n - 1]! < r.ts) {
       x.ts.push(r.ts);
@@ -149,8 +151,10 @@ export function addRow(w: DeviceWindow, r: Row): void {
     }
     // Late reading (rare): into its place, and the running sums again from scratch.
     const i = timeIndex(x.ts, r.ts);
-    if (x.ts[i] === r.ts) x.v[i] = v;
-    else {
+    if (x.ts[i] === r.ts) {
+      if (x.v[i]! < 0) x.negatives--;
+      x.v[i] = v;
+    } else {
       x.ts.splice(i, 0, r.ts);
       x.v.splice(i, 0, v);
       x.sums.splice(i, 0, 0);
@@ -174,13 +178,14 @@ function dropOldest(w: DeviceWindow, n: number): void {
   w.complete = w.times[0] ?? w.complete;
   for (const x of w.series.values()) {
     const k = w.times.length ? timeIndex(x.ts, w.times[0]!) : x.ts.length;
+    if (x.negatives) for (let j = 0; j < k; j++) if (x.v[j]! < 0) x.negatives--;
     x.ts.splice(0, k);
     x.v.splice(0, k);
     x.sums.splice(0, k);
   }
 }
 
-const NO_SERIES: QuantitySeries = { ts: [], v: [], sums: [] };
+const NO_SERIES: QuantitySeries = { ts: [], v: [], sums: [], negatives: 0 };
 
 /** One quantity of a window (points and running sums); empty when none of its readings carries it. */
 function seriesOf(w: DeviceWindow, q: string): QuantitySeries {

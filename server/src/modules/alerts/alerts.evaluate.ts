@@ -132,18 +132,25 @@ export function firstAtOrAfter(s: readonly { ts: number }[], from: number): numb
 export interface PrefixSums {
   readonly ts: readonly number[];
   readonly sums: readonly number[];
+  /**
+   * How many of the series' values are negative, when known. With none, window sums grow with the window, so the
+   * intensity check can rule a reading out from the longest window's sum alone (intensityPasses).
+   */
+  readonly negatives?: number;
 }
 
 /** Running sums of a series, from scratch (the engine keeps them up to date as readings arrive). */
-export function prefixSums(s: Series): { ts: number[]; sums: number[] } {
+export function prefixSums(s: Series): { ts: number[]; sums: number[]; negatives: number } {
   const ts = new Array<number>(s.ts.length);
   const sums = new Array<number>(s.ts.length);
   let total = 0;
+  let negatives = 0;
   for (let i = 0; i < s.ts.length; i++) {
     ts[i] = s.ts[i]!;
     sums[i] = total += s.v[i]!;
+    if (s.v[i]! < 0) negatives++;
   }
-  return { ts, sums };
+  return { ts, sums, negatives };
 }
 
 /** Index of the first time >= t among ts[0..end] (end + 1 when none; sorted times). */
@@ -173,18 +180,30 @@ export function sumOver(s: Series, i: number, ms: number, ps?: PrefixSums): numb
   return tidy(total);
 }
 
-const thresholdCache = new Map<number, Map<number, number[]>>();
+const thresholdCache = new Map<number, Map<number, number[] & { positive?: boolean }>>();
 
-/** The intensity thresholds a·D^(-b) of each rainfall window D (computed once per (a, b)). */
-function intensityThresholds(a: number, b: number): number[] {
+/**
+ * The intensity thresholds a·D^(-b) of each rainfall window D (computed once per (a, b)); `positive` when all
+ * of them are above 0.
+ */
+function intensityThresholds(a: number, b: number): number[] & { positive?: boolean } {
   let byB = thresholdCache.get(a);
   if (!byB) {
     if (thresholdCache.size > 1000) thresholdCache.clear();
     thresholdCache.set(a, (byB = new Map()));
   }
   let t = byB.get(b);
-  if (!t) byB.set(b, (t = RAINFALL_WINDOWS_HOURS.map((d) => tidy(a * Math.pow(d, -b)))));
+  if (!t) {
+    const x: number[] & { positive?: boolean } = RAINFALL_WINDOWS_HOURS.map((d) => tidy(a * Math.pow(d, -b)));
+    x.positive = x.every((y) => y > 0);
+    byB.set(b, (t = x));
+  }
   return t;
+}
+
+/** Window sum from running sums: the values after index lo - 1 up to i (0 when lo > i). */
+function sumFrom(sums: PrefixSums, s: Series, lo: number, i: number): number {
+  return lo > i ? 0 : tidy(sums.sums[i]! - (lo > 0 ? sums.sums[lo - 1]! : sums.sums[0]! - s.v[0]!));
 }
 
 /**
@@ -232,6 +251,31 @@ export function intensityAt(
 function intensityPasses(s: Series, i: number, a: number, b: number, sums?: PrefixSums): boolean {
   const thresholds = intensityThresholds(a, b);
   const t = s.ts[i]!;
+  if (sums && sums.negatives === 0 && thresholds.positive) {
+    // With all thresholds above 0 the check fires exactly when some window reaches its threshold (the window
+    // with the largest I / threshold then has a ratio of at least 1). With no negative values a window's sum is
+    // at most that of any longer window (prefix sums only grow; float subtraction, tidy and division by D keep
+    // that order). So: windows from the longest down, each one searched for only when the last sum computed,
+    // spread over its D, could reach its threshold. Usually that rules out most windows without a search.
+    let bound = Infinity;
+    let lo = 0;
+    for (let k = RAINFALL_WINDOWS_HOURS.length - 1; k >= 0; k--) {
+      const d = RAINFALL_WINDOWS_HOURS[k]!;
+      if (bound !== Infinity && tidy(bound / d) < thresholds[k]!) continue;
+      // The first point after t - D: at or after the longer window's first point.
+      const target = Math.floor(t - d * 3_600_000) + 1;
+      let h = i + 1;
+      while (lo < h) {
+        const mid = (lo + h) >> 1;
+        if (sums.ts[mid]! < target) lo = mid + 1;
+        else h = mid;
+      }
+      const total = sumFrom(sums, s, lo, i);
+      if (tidy(total / d) >= thresholds[k]!) return true;
+      bound = total;
+    }
+    return false;
+  }
   let total = 0;
   let j = i;
   // With running sums: each longer window starts at or before the previous one's start, so its search
@@ -252,7 +296,7 @@ function intensityPasses(s: Series, i: number, a: number, b: number, sums?: Pref
         else h = mid;
       }
       hi = lo;
-      windowTotal = lo > i ? 0 : tidy(sums.sums[i]! - (lo > 0 ? sums.sums[lo - 1]! : sums.sums[0]! - s.v[0]!));
+      windowTotal = sumFrom(sums, s, lo, i);
     } else {
       const from = t - d * 3_600_000;
       for (; j >= 0 && s.ts[j]! > from; j--) total += s.v[j]!;
