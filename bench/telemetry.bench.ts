@@ -27,6 +27,7 @@ import type { ReadingRow } from '../server/src/modules/ingest/ingest.repository.
 import { bucketSeries } from '../server/src/modules/moduleData/moduleData.repository.ts';
 import { Api, provision, type ProvisionedTerminal } from '../server/src/modules/ingest/testkit.ts';
 import {
+  checkpoint,
   cleanup,
   createDb,
   fmt,
@@ -546,7 +547,7 @@ async function historyBench(): Promise<void> {
     await sql`vacuum (analyze) readings_hourly`.execute(db.k);
     await sql`vacuum (analyze) readings_daily`.execute(db.k);
     // And a checkpoint, so the checkpointer does not write the fresh gigabyte back during the timings.
-    await sql`checkpoint`.execute(db.k);
+    await checkpoint();
     const rollMs = performance.now() - t1;
     const count = Number((await sql<{ n: string }>`select count(*) as n from readings`.execute(db.k)).rows[0]!.n);
     rows.push([

@@ -68,9 +68,8 @@ const MAX_WINDOW_ROWS = 20_000;
 const FAR_FUTURE_MS = Date.UTC(9999, 0, 1);
 
 type Row = { ts: number; vals: Record<string, number> };
-/** One quantity of a window as the evaluation reads it: its points, their times and running sums. */
 /** One quantity of a window: its times and values (a Series), running sums and negative values (PrefixSums). */
-interface QuantitySeries {
+interface QuantitySeries extends Series, PrefixSums {
   ts: number[];
   v: number[];
   sums: number[];
@@ -78,7 +77,7 @@ interface QuantitySeries {
 }
 /**
  * Stored readings of one device, oldest first: every stored reading with ts >= `complete` is in the window.
- * The readings themselves are not kept, only their times and, per quantity, points, times and running sums,
+ * The readings themselves are not kept, only their times and, per quantity, times, values and running sums,
  * appended as readings arrive and dropped from the front as they age out, so a pass costs what its new readings
  * cost. Plain numbers in arrays are not objects the garbage collector marks: windows of a few thousand readings
  * per device stay cheap to keep (keeping each reading's row and values object made the heap's live objects, and
@@ -168,7 +167,7 @@ export function addRow(w: DeviceWindow, r: Row): void {
 const DROP_SLACK = 512;
 
 /**
- * Drops the window's oldest `n` readings (and their points) once there are DROP_SLACK of them: evaluation only
+ * Drops the window's oldest `n` readings (and their values) once there are DROP_SLACK of them: evaluation only
  * looks back from a reading, so older readings change no decision, and dropping in chunks keeps it O(1) per
  * reading.
  */
@@ -187,7 +186,7 @@ function dropOldest(w: DeviceWindow, n: number): void {
 
 const NO_SERIES: QuantitySeries = { ts: [], v: [], sums: [], negatives: 0 };
 
-/** One quantity of a window (points and running sums); empty when none of its readings carries it. */
+/** One quantity of a window (times, values and running sums); empty when none of its readings carries it. */
 function seriesOf(w: DeviceWindow, q: string): QuantitySeries {
   return w.series.get(q) ?? NO_SERIES;
 }
@@ -596,13 +595,13 @@ export class AlertEngine {
       const decisions: Decision[] = [];
       for (const { quantity: q, families, relations } of this.planOf(deviceId).quantities) {
         // The whole window of the quantity (kept from pass to pass) and where this pass's readings are in it.
-        const sums = seriesOf(win, q);
-        const s = sums;
+        // The series carries its running sums: it is both the Series and the PrefixSums of the evaluation.
+        const s = seriesOf(win, q);
         const idx = indicesOf(s.ts, newTs);
         if (idx.length === 0) continue;
         for (const { valueType, records, rules: evalRules } of families) {
           const base = valueType === 'cumulativeChange' ? await this.baseOf(device, q) : null;
-          for (const f of evaluateFamily(s, idx, evalRules, base, sums)) {
+          for (const f of evaluateFamily(s, idx, evalRules, base, s)) {
             const rec = records.find((r) => r.id === f.rule.id)!;
             decisions.push({
               deviceId,
@@ -625,7 +624,7 @@ export class AlertEngine {
             });
           }
         }
-        for (const x of relations) decisions.push(...(await this.relationDecisions(x, device, q, s, idx, sums)));
+        for (const x of relations) decisions.push(...(await this.relationDecisions(x, device, q, s, idx)));
       }
       if (decisions.length) {
         decisions.sort((a, b) => a.ts - b.ts);
@@ -760,15 +759,14 @@ export class AlertEngine {
     x: repo.RelationRecord,
     device: repo.EvalDevice,
     q: string,
-    s: Series,
+    s: QuantitySeries,
     idx: readonly number[],
-    sums: PrefixSums,
   ): Promise<Decision[]> {
     const levelRules = x.levels.map((l) =>
       toEvalRule({ ...x, level: l.level, value: l.value, rateValue: null, ratio: null }),
     );
     const base = x.valueType === 'cumulativeChange' ? await this.baseOf(device, q) : null;
-    const firings = new Map(evaluateFamily(s, idx, levelRules, base, sums).map((f) => [f.index, f]));
+    const firings = new Map(evaluateFamily(s, idx, levelRules, base, s).map((f) => [f.index, f]));
     let state = this.members.get(x.id);
     if (!state) this.members.set(x.id, (state = new Map()));
     const key = `${device.id}:${q}`;

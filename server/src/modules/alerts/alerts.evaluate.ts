@@ -153,9 +153,9 @@ export function prefixSums(s: Series): { ts: number[]; sums: number[]; negatives
   return { ts, sums, negatives };
 }
 
-/** Index of the first time >= t among ts[0..end] (end + 1 when none; sorted times). */
-export function timeIndex(ts: readonly number[], t: number, end = ts.length - 1): number {
-  let lo = 0;
+/** Index of the first time >= t among ts[start..end] (end + 1 when none; sorted times). */
+export function timeIndex(ts: readonly number[], t: number, end = ts.length - 1, start = 0): number {
+  let lo = start;
   let hi = end + 1;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
@@ -170,23 +170,23 @@ export function sumOver(s: Series, i: number, ms: number, ps?: PrefixSums): numb
   const from = s.ts[i]! - ms;
   if (ps) {
     // j: the first point with ts > from (times are whole milliseconds).
-    const j = timeIndex(ps.ts, Math.floor(from) + 1, i);
-    if (j > i) return 0;
-    const sums = ps.sums;
-    return tidy(sums[i]! - (j > 0 ? sums[j - 1]! : sums[0]! - s.v[0]!));
+    return sumFrom(ps, s, timeIndex(ps.ts, Math.floor(from) + 1, i), i);
   }
   let total = 0;
   for (let j = i; j >= 0 && s.ts[j]! > from; j--) total += s.v[j]!;
   return tidy(total);
 }
 
-const thresholdCache = new Map<number, Map<number, number[] & { positive?: boolean }>>();
+/** The intensity thresholds of each rainfall window, and whether all of them are above 0. */
+interface IntensityThresholds {
+  at: number[];
+  positive: boolean;
+}
 
-/**
- * The intensity thresholds a·D^(-b) of each rainfall window D (computed once per (a, b)); `positive` when all
- * of them are above 0.
- */
-function intensityThresholds(a: number, b: number): number[] & { positive?: boolean } {
+const thresholdCache = new Map<number, Map<number, IntensityThresholds>>();
+
+/** The intensity thresholds a·D^(-b) of each rainfall window D (computed once per (a, b)). */
+function intensityThresholds(a: number, b: number): IntensityThresholds {
   let byB = thresholdCache.get(a);
   if (!byB) {
     if (thresholdCache.size > 1000) thresholdCache.clear();
@@ -194,9 +194,8 @@ function intensityThresholds(a: number, b: number): number[] & { positive?: bool
   }
   let t = byB.get(b);
   if (!t) {
-    const x: number[] & { positive?: boolean } = RAINFALL_WINDOWS_HOURS.map((d) => tidy(a * Math.pow(d, -b)));
-    x.positive = x.every((y) => y > 0);
-    byB.set(b, (t = x));
+    const at = RAINFALL_WINDOWS_HOURS.map((d) => tidy(a * Math.pow(d, -b)));
+    byB.set(b, (t = { at, positive: at.every((y) => y > 0) }));
   }
   return t;
 }
@@ -231,7 +230,7 @@ export function intensityAt(
       totals.push(tidy(total));
     }
   }
-  const thresholds = intensityThresholds(a, b);
+  const thresholds = intensityThresholds(a, b).at;
   let best = { intensity: 0, hours: RAINFALL_WINDOWS_HOURS[0] as number, threshold: a, pass: false };
   let bestRatio = -1;
   for (let k = 0; k < RAINFALL_WINDOWS_HOURS.length; k++) {
@@ -249,9 +248,9 @@ export function intensityAt(
 
 /** Whether the intensity check fires: exactly `intensityAt(...).pass`, without its arrays and records. */
 function intensityPasses(s: Series, i: number, a: number, b: number, sums?: PrefixSums): boolean {
-  const thresholds = intensityThresholds(a, b);
+  const { at: thresholds, positive } = intensityThresholds(a, b);
   const t = s.ts[i]!;
-  if (sums && sums.negatives === 0 && thresholds.positive) {
+  if (sums && sums.negatives === 0 && positive) {
     // With all thresholds above 0 the check fires exactly when some window reaches its threshold (the window
     // with the largest I / threshold then has a ratio of at least 1). With no negative values a window's sum is
     // at most that of any longer window (prefix sums only grow; float subtraction, tidy and division by D keep
@@ -263,13 +262,7 @@ function intensityPasses(s: Series, i: number, a: number, b: number, sums?: Pref
       const d = RAINFALL_WINDOWS_HOURS[k]!;
       if (bound !== Infinity && tidy(bound / d) < thresholds[k]!) continue;
       // The first point after t - D: at or after the longer window's first point.
-      const target = Math.floor(t - d * 3_600_000) + 1;
-      let h = i + 1;
-      while (lo < h) {
-        const mid = (lo + h) >> 1;
-        if (sums.ts[mid]! < target) lo = mid + 1;
-        else h = mid;
-      }
+      lo = timeIndex(sums.ts, Math.floor(t - d * 3_600_000) + 1, i, lo);
       const total = sumFrom(sums, s, lo, i);
       if (tidy(total / d) >= thresholds[k]!) return true;
       bound = total;
@@ -287,16 +280,8 @@ function intensityPasses(s: Series, i: number, a: number, b: number, sums?: Pref
     const d = RAINFALL_WINDOWS_HOURS[k]!;
     let windowTotal: number;
     if (sums) {
-      const target = Math.floor(t - d * 3_600_000) + 1;
-      let lo = 0;
-      let h = hi;
-      while (lo < h) {
-        const mid = (lo + h) >> 1;
-        if (sums.ts[mid]! < target) lo = mid + 1;
-        else h = mid;
-      }
-      hi = lo;
-      windowTotal = sumFrom(sums, s, lo, i);
+      hi = timeIndex(sums.ts, Math.floor(t - d * 3_600_000) + 1, hi - 1);
+      windowTotal = sumFrom(sums, s, hi, i);
     } else {
       const from = t - d * 3_600_000;
       for (; j >= 0 && s.ts[j]! > from; j--) total += s.v[j]!;
@@ -332,7 +317,7 @@ export function computeAt(s: Series, i: number, r: EvalRule, base: number | null
     }
     case 'currentChange': {
       if (w === null) break;
-      const j = sums ? timeIndex(sums.ts, pt - w, i) : timeIndex(s.ts, pt - w);
+      const j = timeIndex(s.ts, pt - w, i);
       out.base = s.v[j]!;
       out.change = tidy(pv - s.v[j]!);
       out.metric = out.change;
@@ -395,7 +380,7 @@ export function passesAt(s: Series, i: number, r: EvalRule, base: number | null,
     case 'currentChange': {
       const w = windowMs(r);
       if (w === null) break;
-      const j = sums ? timeIndex(sums.ts, pt - w, i) : timeIndex(s.ts, pt - w);
+      const j = timeIndex(s.ts, pt - w, i);
       metric = tidy(pv - s.v[j]!);
       break;
     }
