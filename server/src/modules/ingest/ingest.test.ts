@@ -143,6 +143,27 @@ describe('device ingest', () => {
     expect(stats.data.rejected.badJson).toBeGreaterThanOrEqual(1);
   });
 
+  it('looks up the devices of readings arriving together in one go, each reading on its own device', async () => {
+    const term = await addTerminal(t, admin, siteA, 'ING-MANY');
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++)
+      ids.push(await addDevice(t, admin, deviceBody(siteA, term.terminalId, `many${i}`, { moduleId: 2 })));
+    const ts = Date.UTC(2026, 10, 21, 8, 0, 0);
+    // One request naming all twelve (their lookups share one statement, whose answer must reach each reading's
+    // own device), and a request per device at the same time.
+    const one = await post(
+      ids.map((_, i) => ({ device: `DEV-many${i}`, ts, values: { rainfall: i + 0.25 } })),
+      { term },
+    );
+    expect(one.json().data).toMatchObject({ stored: 12, duplicates: 0 });
+    const answers = await Promise.all(
+      ids.map((_, i) => post({ ts: ts + 60_000, values: { rainfall: i + 0.5 } }, { term, device: `DEV-many${i}` })),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(ids.map(() => 200));
+    for (const [i, id] of ids.entries())
+      expect((await stored(id)).map((r) => r.vals)).toEqual([{ rainfall: i + 0.25 }, { rainfall: i + 0.5 }]);
+  });
+
   it('authenticates the terminal and lets it send only for its own devices', async () => {
     const wrongKey = await post(
       { ts: Date.now(), values: { rainfall: 1 } },
