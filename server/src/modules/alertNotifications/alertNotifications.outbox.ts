@@ -1,11 +1,4 @@
-import {
-  PHONE_CHANNELS,
-  ALERT_CHANNELS,
-  type AlertChannel,
-  type AlertEvent,
-  type Language,
-  type AlertTemplateRow,
-} from '@geosentry/contract';
+import { PHONE_CHANNELS, ALERT_CHANNELS, type AlertChannel, type AlertEvent, type Language } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import * as repo from './alertNotifications.repository.ts';
 import { backoffMs, renderMessage, type AlertFacts, type TemplateTexts } from './alertNotifications.render.ts';
@@ -32,14 +25,6 @@ export type NotifyEvent = Pick<
  */
 export const eventSeq = (e: Pick<NotifyEvent, 'kind' | 'level' | 'reminder'>): number =>
   e.kind === 'reminder' ? 100 + (e.reminder ?? 1) : e.level;
-
-/** Lookups remembered per transaction (see `enqueueForEvent`). */
-const memos = new WeakMap<object, Map<string, Promise<unknown>>>();
-function txMemo(tx: object): Map<string, Promise<unknown>> {
-  let m = memos.get(tx);
-  if (!m) memos.set(tx, (m = new Map()));
-  return m;
-}
 
 /** Channels used when an event names none: mail to contacts with an email, ordinary SMS to those with a phone. */
 const DEFAULT_CHANNELS: readonly AlertChannel[] = ['mail', 'sms'];
@@ -116,28 +101,27 @@ export class AlertNotifier {
   }
 
   /**
-   * enqueueForEvent for the events of one alert store: their rows in one insert and their notified marks in
-   * one statement (a store raising thirty alerts costs two statements, not ninety).
+   * enqueueForEvent for the events of one alert store: what they need (levels, templates, recipients, names) read
+   * in one statement, their rows in one insert and their notified marks in one statement (a store raising thirty
+   * alerts on thirty devices costs three statements, not ninety).
    */
   async enqueueForEvents(events: readonly NotifyEvent[], tx?: repo.Exec): Promise<number> {
+    if (!events.length) return 0;
     const db = tx ?? this.ctx.db.k;
     const now = this.now();
-    // Inside a transaction the lookups are remembered for that transaction (the alert engine stores a whole
-    // evaluation pass, many events, in one); outside, each call reads afresh.
-    const memo = tx ? txMemo(tx) : new Map<string, Promise<unknown>>();
-    const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
-      let p = memo.get(key) as Promise<T> | undefined;
-      if (!p) {
-        p = load();
-        memo.set(key, p);
-        p.catch(() => memo.delete(key));
-      }
-      return p;
-    };
+    const context = await repo.notifyContext(
+      db,
+      events.map((e) => ({
+        platformId: e.platformId,
+        level: e.level,
+        groupId: e.groupId ?? null,
+        deviceId: e.deviceId,
+      })),
+    );
     const rows: repo.OutboxInsert[] = [];
     const marks = new Map<number, number>();
     for (const event of events) {
-      rows.push(...(await this.rowsFor(event, db, once)));
+      rows.push(...this.rowsFor(event, context));
       if (event.kind !== 'reminder') marks.set(event.alertId, Math.max(marks.get(event.alertId) ?? 0, event.level));
     }
     const written = (await repo.enqueue(db, rows)).length;
@@ -150,36 +134,32 @@ export class AlertNotifier {
   }
 
   /** The outbox rows of one event: one per (channel, recipient), rendered in the recipient's language. */
-  private async rowsFor(
-    event: NotifyEvent,
-    db: repo.Exec,
-    once: <T>(key: string, load: () => Promise<T>) => Promise<T>,
-  ): Promise<repo.OutboxInsert[]> {
+  private rowsFor(event: NotifyEvent, context: repo.NotifyContext): repo.OutboxInsert[] {
     const seq = eventSeq(event);
-    const levels = await once('levels', () => repo.listLevels(db));
-    const levelRow = levels.find((l) => l.level === event.level);
-    const groups = event.groupId !== null && event.groupId !== undefined ? [event.groupId] : [];
-    const recipients = await once(`recipients:${event.platformId}:${event.level}:${groups.join(',')}`, () =>
-      repo.recipientsFor(db, event.platformId, event.level, [], groups),
-    );
+    const want = {
+      platformId: event.platformId,
+      level: event.level,
+      groupId: event.groupId ?? null,
+      deviceId: event.deviceId,
+    };
+    const levelRow = context.levels.get(event.level);
+    const recipients = context.recipientsOf(want);
     const rows: repo.OutboxInsert[] = [];
     if (recipients.length) {
       let tpl: TemplateTexts | null = null;
       let templateCode: string | null = null;
       if (event.kind === 'offline') tpl = OFFLINE_TEXTS;
       else {
-        let row: AlertTemplateRow | undefined;
         const templateId = levelRow?.templateId;
-        if (templateId) row = await once(`template:${templateId}`, () => repo.getTemplate(db, templateId));
-        row ??= await once('template:default', () => repo.defaultTemplate(db));
+        const row =
+          (templateId ? context.templates.get(templateId) : undefined) ??
+          (context.defaultTemplateId !== null ? context.templates.get(context.defaultTemplateId) : undefined);
         if (row) {
           tpl = { subject: row.subject, content: row.content };
           templateCode = row.smsTemplateCode;
         }
       }
-      const names = await once(`names:${event.platformId}:${event.deviceId}`, () =>
-        repo.siteAndDevice(db, event.platformId, event.deviceId),
-      );
+      const names = context.namesOf(want);
       const facts: AlertFacts = {
         level: event.level,
         siteName: event.platformName ?? names.siteName ?? `#${event.platformId}`,

@@ -405,15 +405,6 @@ export async function getTemplate(db: Exec, id: number): Promise<AlertTemplateRo
   return r ? presentTemplate(r) : undefined;
 }
 
-export async function defaultTemplate(db: Exec): Promise<AlertTemplateRow | undefined> {
-  const r = await db
-    .selectFrom('alert_templates as t')
-    .select(templateCols)
-    .where('t.is_default', '=', true)
-    .executeTakeFirst();
-  return r ? presentTemplate(r) : undefined;
-}
-
 export async function templateNameTaken(db: Db, name: string, exceptId: number | null): Promise<boolean> {
   let q = db.k
     .selectFrom('alert_templates')
@@ -527,54 +518,130 @@ export interface Recipient {
   language: Language;
 }
 
-/**
- * The contacts told about an alert of a site: the named contacts, the members of the named groups that cover
- * the site (or every site), and the members of the colour level.
- */
-export async function recipientsFor(
-  db: Exec,
-  platformId: number | null,
-  level: number,
-  contactIds: readonly number[],
-  groupIds: readonly number[],
-): Promise<Recipient[]> {
-  const cs = contactIds.filter((x) => isDbId(x));
-  const gs = groupIds.filter((x) => isDbId(x));
-  const site = platformId ?? 0;
-  const parts = [sql<SqlBool>`c.id in (select lc.contact_id from alert_level_contacts lc where lc.level = ${level})`];
-  if (cs.length) parts.push(sql<SqlBool>`c.id in (${ids(cs)})`);
-  if (gs.length)
-    parts.push(sql<SqlBool>`c.id in (select gc.contact_id from alert_group_contacts gc where gc.group_id in (${ids(gs)})
-      and (not exists (select 1 from alert_group_platforms gp where gp.group_id = gc.group_id)
-        or exists (select 1 from alert_group_platforms gp where gp.group_id = gc.group_id and gp.platform_id = ${site})))`);
-  const rows = await db
-    .selectFrom('alert_contacts as c')
-    .select(['c.id', 'c.name', 'c.phone', 'c.email', 'c.language'])
-    .where(sql<SqlBool>`(${sql.join(parts, sql` or `)})`)
-    .orderBy('c.id')
-    .execute();
-  return rows.map((r) => ({
-    contactId: r.id,
-    name: r.name,
-    phone: r.phone,
-    email: r.email,
-    language: r.language as Language,
-  }));
+/** One alert event's part of a NotifyContext: whom it tells (its site, level and group) and which device it names. */
+export interface NotifyWant {
+  platformId: number | null;
+  level: number;
+  groupId: number | null;
+  deviceId: number | null;
 }
 
-/** Names of the alert's site and device, and the device's monitor type. */
-export async function siteAndDevice(
-  db: Exec,
-  platformId: number | null,
-  deviceId: number | null,
-): Promise<{ siteName: string | null; deviceName: string | null; moduleId: number | null }> {
-  const site = isDbId(platformId)
-    ? await db.selectFrom('platforms').select('name').where('id', '=', platformId).executeTakeFirst()
-    : undefined;
-  const dev = isDbId(deviceId)
-    ? await db.selectFrom('devices').select(['device_name', 'module_id']).where('id', '=', deviceId).executeTakeFirst()
-    : undefined;
-  return { siteName: site?.name ?? null, deviceName: dev?.device_name ?? null, moduleId: dev?.module_id ?? null };
+const dbIdOrNull = (x: number | null | undefined): number | null => (isDbId(x) ? x : null);
+const recipientsKey = (p: number | null, level: number, g: number | null): string => `${p ?? ''}:${level}:${g ?? ''}`;
+const namesKey = (p: number | null, d: number | null): string => `${p ?? ''}:${d ?? ''}`;
+
+/** Everything writing the notifications of a set of alert events reads (see notifyContext). */
+export interface NotifyContext {
+  /** The colour levels: their template and suggestion. */
+  levels: Map<number, { templateId: number | null; suggestion: PerLanguageText }>;
+  /** The templates the levels name, and the default one. */
+  templates: Map<number, TemplateTexts & { smsTemplateCode: string | null }>;
+  defaultTemplateId: number | null;
+  /**
+   * Whom an event tells: the members of its colour level and the members of its group, when the group covers
+   * the site (or every site); in contact order.
+   */
+  recipientsOf(w: NotifyWant): Recipient[];
+  /** The names of an event's site and device, and the device's monitor type. */
+  namesOf(w: NotifyWant): { siteName: string | null; deviceName: string | null; moduleId: number | null };
+}
+type TemplateTexts = { subject: PerLanguageText; content: PerLanguageText };
+
+/**
+ * What writing the notifications of these events needs, in one statement (it runs inside the alert store's
+ * transaction: one round trip however many events, sites, levels and devices the store holds).
+ */
+export async function notifyContext(db: Exec, wants: readonly NotifyWant[]): Promise<NotifyContext> {
+  const w = wants.map((x) => ({
+    p: dbIdOrNull(x.platformId),
+    l: x.level,
+    g: dbIdOrNull(x.groupId),
+    d: dbIdOrNull(x.deviceId),
+  }));
+  type Json<T> = T[] | null;
+  const r = await sql<{
+    levels: Json<{ level: number; template_id: number | null; suggestion: unknown }>;
+    templates: Json<{ id: number; code: string | null; subject: unknown; content: unknown; is_default: boolean }>;
+    recipients: Json<{
+      p: number | null;
+      l: number;
+      g: number | null;
+      id: number;
+      name: string;
+      phone: string | null;
+      email: string | null;
+      language: string;
+    }>;
+    names: Json<{
+      p: number | null;
+      d: number | null;
+      site: string | null;
+      device: string | null;
+      module: number | null;
+    }>;
+  }>`
+    with w as (
+      select * from unnest(${w.map((x) => x.p)}::int[], ${w.map((x) => x.l)}::int[], ${w.map((x) => x.g)}::int[],
+                           ${w.map((x) => x.d)}::int[]) as w(p, l, g, d)),
+    k as (select distinct p, l, g from w),
+    n as (select distinct p, d from w)
+    select
+      (select json_agg(json_build_object('level', l.level, 'template_id', l.template_id, 'suggestion', l.suggestion))
+         from alert_levels l) as levels,
+      (select json_agg(json_build_object('id', t.id, 'code', t.sms_template_code, 'subject', t.subject,
+                                         'content', t.content, 'is_default', t.is_default))
+         from alert_templates t where t.is_default or t.id in (select template_id from alert_levels)) as templates,
+      (select json_agg(json_build_object('p', k.p, 'l', k.l, 'g', k.g, 'id', c.id, 'name', c.name, 'phone', c.phone,
+                                         'email', c.email, 'language', c.language) order by c.id)
+         from k join alert_contacts c on
+           c.id in (select lc.contact_id from alert_level_contacts lc where lc.level = k.l)
+           or c.id in (select gc.contact_id from alert_group_contacts gc where gc.group_id = k.g
+             and (not exists (select 1 from alert_group_platforms gp where gp.group_id = gc.group_id)
+               or exists (select 1 from alert_group_platforms gp
+                          where gp.group_id = gc.group_id and gp.platform_id = coalesce(k.p, 0))))) as recipients,
+      (select json_agg(json_build_object('p', n.p, 'd', n.d, 'site', pl.name, 'device', dv.device_name,
+                                         'module', dv.module_id))
+         from n left join platforms pl on pl.id = n.p left join devices dv on dv.id = n.d) as names`.execute(db);
+  const row = r.rows[0]!;
+  const recipients = new Map<string, Recipient[]>();
+  const names = new Map<string, ReturnType<NotifyContext['namesOf']>>();
+  const out: NotifyContext = {
+    levels: new Map(),
+    templates: new Map(),
+    defaultTemplateId: null,
+    recipientsOf: (x) => recipients.get(recipientsKey(dbIdOrNull(x.platformId), x.level, dbIdOrNull(x.groupId))) ?? [],
+    namesOf: (x) =>
+      names.get(namesKey(dbIdOrNull(x.platformId), dbIdOrNull(x.deviceId))) ?? {
+        siteName: null,
+        deviceName: null,
+        moduleId: null,
+      },
+  };
+  for (const l of row.levels ?? [])
+    out.levels.set(l.level, { templateId: l.template_id, suggestion: texts(l.suggestion) });
+  for (const t of row.templates ?? []) {
+    out.templates.set(t.id, { subject: texts(t.subject), content: texts(t.content), smsTemplateCode: t.code });
+    if (t.is_default) out.defaultTemplateId = t.id;
+  }
+  for (const c of row.recipients ?? []) {
+    const key = recipientsKey(c.p, c.l, c.g);
+    let l = recipients.get(key);
+    if (!l) recipients.set(key, (l = []));
+    l.push({
+      contactId: c.id,
+      name: c.name,
+      phone: c.phone,
+      email: c.email,
+      language: c.language as Language,
+    });
+  }
+  for (const n of row.names ?? [])
+    names.set(namesKey(n.p, n.d), {
+      siteName: n.site,
+      deviceName: n.device,
+      moduleId: n.module,
+    });
+  return out;
 }
 
 /**

@@ -4,6 +4,7 @@ import { testApp, type TestApp } from '../../../test/harness.ts';
 import { roleWith, userToken } from '../devices/testkit.ts';
 import { alertNotifier } from './alertNotifications.routes.ts';
 import type { AlertNotifier } from './alertNotifications.outbox.ts';
+import { notifyContext } from './alertNotifications.repository.ts';
 import { raiseAlert, siteWithGauge, startGateway, startSmtp, until, updateAlert, type Site } from './testkit.ts';
 
 const A = '/api/v2/data/alert';
@@ -226,6 +227,44 @@ describe('contacts, groups, templates and colour levels', () => {
     expect((await t.api('GET', `${A}/template/getListPage`, { token: tok })).status).toBe(0);
     expect((await t.api('GET', `${A}/contract/getListPage`, { token: tok })).status).toBe(1003);
     expect((await t.api('POST', `${A}/configure/edit`, { token: tok, body: { level: 1 } })).status).toBe(1003);
+  });
+  it('reads whom the events of a store tell in one go: level members, groups of the site or of every site', async () => {
+    const member = await contact({ name: 'Red member', email: 'red@example.com' });
+    const ofA = await contact({ name: 'A duty', email: 'a@example.com' });
+    const ofAll = await contact({ name: 'All duty', email: 'all@example.com' });
+    const ofB = await contact({ name: 'B duty', email: 'b@example.com' });
+    await t.api('POST', `${A}/configure/edit`, { token: admin, body: { level: 4, contactIds: [member] } });
+    const gA = await group({ name: 'Ctx A', contactIds: [ofA, ofB], platformIds: [siteA.platformId] });
+    const gAll = await group({ name: 'Ctx all', contactIds: [ofAll] });
+    const gB = await group({ name: 'Ctx B', contactIds: [ofB], platformIds: [siteB.platformId] });
+    const want = (site: Site, level: number, groupId: number | null) => ({
+      platformId: site.platformId,
+      level,
+      groupId,
+      deviceId: site.deviceId,
+    });
+    const wants = [
+      want(siteA, 4, gA),
+      want(siteA, 2, gA),
+      want(siteA, 2, gB),
+      want(siteB, 2, gB),
+      want(siteB, 4, gAll),
+      want(siteB, 1, null),
+    ];
+    const ctx = await notifyContext(t.db.k, wants);
+    const names = (w: (typeof wants)[number]) => ctx.recipientsOf(w).map((r) => r.name);
+    expect(wants.map(names)).toEqual([
+      ['Red member', 'A duty', 'B duty'],
+      ['A duty', 'B duty'],
+      [],
+      ['B duty'],
+      ['Red member', 'All duty'],
+      [],
+    ]);
+    expect(ctx.namesOf(wants[3]!)).toMatchObject({ siteName: 'Dam east', deviceName: 'Device B1' });
+    expect([...ctx.levels.keys()]).toEqual([1, 2, 3, 4]);
+    await t.api('POST', `${A}/configure/edit`, { token: admin, body: { level: 4, contactIds: [] } });
+    for (const id of [gA, gAll, gB]) await t.api('POST', `${A}/group/delete`, { token: admin, body: { id } });
   });
 });
 
