@@ -820,10 +820,10 @@ export class AlertEngine {
 
   /**
    * Stores a pass's decisions (devices in order, each device's oldest first) in one transaction, set-based where
-   * the outcome allows: the firing keys already stored and the open alerts are read in one statement each, hits
-   * and actions are written in one statement each, hits folded into an open alert become one update per alert
-   * (written before any event of that alert, whose listeners read it). Then pushes sockets and notifies
-   * listeners, in order.
+   * the outcome allows, in a fixed number of round trips (each one is paid under load): the firing keys already
+   * stored and the open alerts are read in one statement, the raised alerts written in one, the folds into open
+   * alerts in one (written before any event of that alert, whose listeners read it), the notification outbox in
+   * three under its savepoint, the actions and hits in one. Then pushes sockets and notifies listeners, in order.
    */
   private async store(items: readonly { device: repo.EvalDevice; decisions: readonly Decision[] }[]): Promise<void> {
     const events: AlertEvent[] = [];
@@ -831,10 +831,9 @@ export class AlertEngine {
     const all = items.flatMap((x) => x.decisions);
     let stored = 0;
     const changes = await this.ctx.db.k.transaction().execute(async (tx: Tx) => {
-      const done = await repo.existingHits(tx, all);
-      const open = await repo.openAlertsForUpdate(tx, all);
-      const hits: Parameters<typeof repo.insertHits>[1][number][] = [];
-      const actions: Parameters<typeof repo.insertActions>[1][number][] = [];
+      const { done, open } = await repo.storedHitsAndOpenAlerts(tx, all);
+      const hits: Parameters<typeof repo.insertActionsAndHits>[2][number][] = [];
+      const actions: Parameters<typeof repo.insertActionsAndHits>[1][number][] = [];
       /**
        * Hits folded into open alerts (by alert id): how many, the last hit's values, and the values of the last
        * hit that escalated the alert (a later, lower hit of the store updates the alert without lowering it).
@@ -978,8 +977,7 @@ export class AlertEngine {
       for (const x of events) x.alertId = real(x.alertId);
       // The listeners (the notification outbox) read the alerts: they run once everything is written.
       await bus.emitTxMany(tx, events, this.listenerFailed);
-      await repo.insertActions(tx, actions);
-      await repo.insertHits(tx, hits);
+      await repo.insertActionsAndHits(tx, actions, hits);
       // One announcement per device (a store may hold several passes of the same device).
       return [...new Set(items.map(({ device }) => device.id))];
     });

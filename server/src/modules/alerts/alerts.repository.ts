@@ -675,52 +675,69 @@ export async function hitExists(tx: Tx, ruleKey: string, deviceId: number, ts: n
   return !!r;
 }
 
-/** Of the given firing keys (rule, device, reading time), those already stored: "ruleKey|deviceId|ts". */
-export async function existingHits(
+/**
+ * What an alert store reads before it writes, in one statement: of the given firing keys (rule, device, reading
+ * time), those already stored ("ruleKey|deviceId|ts"), and the open alerts of their families, locked (oldest
+ * first): device families by (device, family), multi-device families by family alone, keyed "deviceId|family"
+ * and "*|multi:..."; the oldest open alert of a key wins.
+ */
+export async function storedHitsAndOpenAlerts(
   tx: Tx,
-  keys: readonly { ruleKey: string; deviceId: number; ts: number }[],
-): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (let i = 0; i < keys.length; i += 5000) {
-    const part = keys.slice(i, i + 5000);
-    const r = await sql<{ rule_key: string; device_id: number; t: number }>`
-      select h.rule_key, h.device_id, (extract(epoch from h.reading_ts) * 1000)::float8 as t
-      from unnest(${part.map((k) => k.ruleKey)}::text[], ${part.map((k) => k.deviceId)}::int[],
-                  ${part.map((k) => new Date(k.ts).toISOString())}::timestamptz[]) as u(k, d, t)
-      join alert_hits h on h.rule_key = u.k and h.device_id = u.d and h.reading_ts = u.t`.execute(tx);
-    for (const x of r.rows) out.add(`${x.rule_key}|${x.device_id}|${Math.round(Number(x.t))}`);
+  decisions: readonly { ruleKey: string; deviceId: number; ts: number; family: string }[],
+): Promise<{ done: Set<string>; open: Map<string, OpenAlert> }> {
+  const done = new Set<string>();
+  const open = new Map<string, OpenAlert>();
+  if (!decisions.length) return { done, open };
+  const multi = [...new Set(decisions.filter((w) => w.family.startsWith('multi:')).map((w) => w.family))];
+  const single = decisions.filter((w) => !w.family.startsWith('multi:'));
+  const r = await sql<{
+    hit: boolean;
+    rule_key: string | null;
+    device_id: number;
+    t: number | null;
+    id: number | null;
+    family: string | null;
+    level: number | null;
+    count: number | null;
+  }>`
+    with o as materialized (
+      select id, device_id, family, level, count from alerts
+      where status <> 'processed' and (family = any(${multi}::text[])
+        or (device_id, family) in (select * from unnest(${single.map((w) => w.deviceId)}::int[],
+                                                        ${single.map((w) => w.family)}::text[])))
+      order by id for update)
+    select true as hit, h.rule_key, h.device_id, (extract(epoch from h.reading_ts) * 1000)::float8 as t,
+           null::int as id, null::text as family, null::int as level, null::int as count
+      from unnest(${decisions.map((k) => k.ruleKey)}::text[], ${decisions.map((k) => k.deviceId)}::int[],
+                  ${decisions.map((k) => new Date(k.ts).toISOString())}::timestamptz[]) as u(k, d, t)
+      join alert_hits h on h.rule_key = u.k and h.device_id = u.d and h.reading_ts = u.t
+    union all
+    select false, null, device_id, null, id, family, level, count from o
+    order by hit, id`.execute(tx);
+  for (const x of r.rows) {
+    if (x.hit) done.add(`${x.rule_key}|${x.device_id}|${Math.round(Number(x.t))}`);
+    else {
+      const key = x.family!.startsWith('multi:') ? `*|${x.family}` : `${x.device_id}|${x.family}`;
+      if (!open.has(key)) open.set(key, { id: x.id!, level: x.level!, count: x.count! });
+    }
   }
-  return out;
+  return { done, open };
 }
 
 /**
- * The open alerts of several families, locked (the set-based `openAlertForUpdate`): device families by
- * (device, family), multi-device families by family alone. Keyed "deviceId|family" and "*|multi:..."; the oldest
- * open alert of a key wins.
+ * Stores a store's actions (in the given order) and its hits in one statement: the actions as written, the hits
+ * keyed by (rule, device, reading time).
  */
-export async function openAlertsForUpdate(
+export async function insertActionsAndHits(
   tx: Tx,
-  wanted: readonly { deviceId: number; family: string }[],
-): Promise<Map<string, OpenAlert>> {
-  const out = new Map<string, OpenAlert>();
-  const multi = [...new Set(wanted.filter((w) => w.family.startsWith('multi:')).map((w) => w.family))];
-  const single = wanted.filter((w) => !w.family.startsWith('multi:'));
-  if (!multi.length && !single.length) return out;
-  const r = await sql<{ id: number; device_id: number; family: string; level: number; count: number }>`
-    select id, device_id, family, level, count from alerts
-    where status <> 'processed' and (family = any(${multi}::text[])
-      or (device_id, family) in (select * from unnest(${single.map((w) => w.deviceId)}::int[], ${single.map((w) => w.family)}::text[])))
-    order by id for update`.execute(tx);
-  for (const a of r.rows) {
-    const key = a.family.startsWith('multi:') ? `*|${a.family}` : `${a.device_id}|${a.family}`;
-    if (!out.has(key)) out.set(key, { id: a.id, level: a.level, count: a.count });
-  }
-  return out;
-}
-
-/** Stores hits in one statement (per 2,000). */
-export async function insertHits(
-  tx: Tx,
+  actions: readonly {
+    alertId: number;
+    action: string;
+    userId: number | null;
+    userName: string | null;
+    level: number | null;
+    detail: unknown;
+  }[],
   hits: readonly {
     ruleKey: string;
     deviceId: number;
@@ -731,49 +748,20 @@ export async function insertHits(
     metric: number | null;
   }[],
 ): Promise<void> {
-  for (let i = 0; i < hits.length; i += 2000)
-    await tx
-      .insertInto('alert_hits')
-      .values(
-        hits.slice(i, i + 2000).map((h) => ({
-          rule_key: h.ruleKey,
-          device_id: h.deviceId,
-          reading_ts: new Date(h.ts).toISOString(),
-          alert_id: h.alertId,
-          level: h.level,
-          value: h.value,
-          metric: h.metric,
-        })),
-      )
-      .execute();
-}
-
-/** Stores actions in one statement (per 2,000), in the given order. */
-export async function insertActions(
-  tx: Tx,
-  actions: readonly {
-    alertId: number;
-    action: string;
-    userId: number | null;
-    userName: string | null;
-    level: number | null;
-    detail: unknown;
-  }[],
-): Promise<void> {
-  for (let i = 0; i < actions.length; i += 2000)
-    await tx
-      .insertInto('alert_actions')
-      .values(
-        actions.slice(i, i + 2000).map((a) => ({
-          alert_id: a.alertId,
-          action: a.action,
-          user_id: a.userId,
-          user_name: a.userName,
-          level: a.level,
-          detail: JSON.stringify(a.detail ?? {}),
-        })),
-      )
-      .execute();
+  if (!actions.length && !hits.length) return;
+  await sql`
+    with a as (
+      insert into alert_actions (alert_id, action, user_id, user_name, level, detail)
+      select a, b, c, d, e, f from unnest(${actions.map((x) => x.alertId)}::int[], ${actions.map((x) => x.action)}::text[],
+                           ${actions.map((x) => x.userId)}::int[], ${actions.map((x) => x.userName)}::text[],
+                           ${actions.map((x) => x.level)}::smallint[],
+                           ${actions.map((x) => JSON.stringify(x.detail ?? {}))}::jsonb[]) with ordinality as u(a, b, c, d, e, f, n)
+      order by n)
+    insert into alert_hits (rule_key, device_id, reading_ts, alert_id, level, value, metric)
+    select * from unnest(${hits.map((h) => h.ruleKey)}::text[], ${hits.map((h) => h.deviceId)}::int[],
+                         ${hits.map((h) => new Date(h.ts).toISOString())}::timestamptz[], ${hits.map((h) => h.alertId)}::int[],
+                         ${hits.map((h) => h.level)}::smallint[], ${hits.map((h) => h.value)}::float8[],
+                         ${hits.map((h) => h.metric)}::float8[])`.execute(tx);
 }
 
 export interface NewAlert {

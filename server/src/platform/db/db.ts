@@ -42,7 +42,9 @@ export interface DbOptions {
 
 export async function openDb(opts: DbOptions): Promise<Db> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // JIT off for the server's sessions: its statements are short, and a plan whose estimate passes
+    // jit_above_cost was compiled for hundreds of ms inside latency-bound work (an alert store took 700 ms).
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, options: '-c jit=off' });
     pool.on('error', () => undefined); // an idle client's error is reported by the next query
     const k = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await pool.query('select 1');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { openDb } from './db.ts';
 import { migrate } from './migrate.ts';
 import { freshDb, tempDir } from '../../../test/harness.ts';
@@ -16,6 +17,16 @@ describe('migrations on PostgreSQL', () => {
       expect(rows.length).toBe(Math.max(a.length, b.length));
     } finally {
       await other.close();
+      await fresh.drop();
+    }
+  });
+
+  it("the server's sessions run without JIT compilation (short statements, latency-bound work)", async () => {
+    const fresh = await freshDb('postgres');
+    try {
+      const r = await sql<{ jit: string }>`show jit`.execute(fresh.db.k);
+      expect(r.rows[0]!.jit).toBe('off');
+    } finally {
       await fresh.drop();
     }
   });
