@@ -19,28 +19,6 @@ const DISCONNECT = new Set(['notYourDevice', 'badCredentials', 'rateLimited', 'o
  */
 const UNSAFE_ACK_FIRST = process.env.INGEST_UNSAFE_ACK_FIRST === '1';
 
-/**
- * QoS 1 readings a connection may have taken but not yet acknowledged. Below it, the broker reads the
- * connection's next packets while earlier ones are being committed; at it, it stops reading until acks go out.
- */
-const MAX_UNACKED = 1000;
-
-/** A QoS 1 PUBACK (MQTT 3.1.1 and 5: type 4, remaining length 2, the packet id; reason 0 is implied). */
-function pubackBytes(messageId: number): Buffer {
-  return Buffer.from([0x40, 0x02, (messageId >> 8) & 0xff, messageId & 0xff]);
-}
-
-/**
- * The acknowledgements owed on one connection, in arrival order: each is sent when its reading and all
- * before it are committed (a connection's PUBACKs go out in the order of its PUBLISHes, MQTT-4.6.0-2).
- */
-interface AckQueue {
-  items: { messageId: number; committed: boolean }[];
-  /** The broker's callback held while MAX_UNACKED are waiting (it reads the next packets when called). */
-  held: ((err: Error | null) => void) | null;
-  failed: boolean;
-}
-
 /** How long the external broker keeps the server's session (and queues readings) while it is away. */
 const SESSION_EXPIRY_SECONDS = 7 * 24 * 3600;
 
@@ -52,28 +30,13 @@ export interface MqttIngest {
 
 /**
  * The embedded broker (aedes) on MQTT_PORT. A terminal connects with username = terminal id and
- * password = its key, and publishes on devices/{number}/readings for its own devices. A QoS 1 reading
- * is acknowledged only after its commit, by the server itself and in the connection's order (see
- * AckQueue), while aedes goes on reading the connection; a failed commit closes the connection without
- * an ack, and the logger sends again. A malformed payload is acknowledged (resending it would not help),
- * counted and logged, and never stored.
+ * password = its key, and publishes on devices/{number}/readings for its own devices. The reading is
+ * stored inside authorizePublish, so aedes sends the QoS 1 PUBACK only after the commit; a failed
+ * commit closes the connection without an ack, and the logger sends again. A malformed payload is
+ * acknowledged (resending it would not help), counted and logged, and never stored.
  */
 export async function startEmbeddedBroker(ctx: AppContext, ingest: IngestService, port: number): Promise<MqttIngest> {
   const who = new WeakMap<object, TerminalIdentity>();
-  const acks = new WeakMap<object, AckQueue>();
-  type Conn = { conn: { write(b: Buffer): unknown; destroyed?: boolean } };
-  /** Sends the acks now due, in order, and lets the broker read on once the connection is below MAX_UNACKED. */
-  const flush = (client: Conn, q: AckQueue): void => {
-    while (q.items[0]?.committed) {
-      const { messageId } = q.items.shift()!;
-      if (!q.failed && !client.conn.destroyed) client.conn.write(pubackBytes(messageId));
-    }
-    if (q.held && q.items.length < MAX_UNACKED) {
-      const go = q.held;
-      q.held = null;
-      go(null);
-    }
-  };
   const broker = await Aedes.createBroker({
     concurrency: 1000,
     queueLimit: 1000,
@@ -98,7 +61,7 @@ export async function startEmbeddedBroker(ctx: AppContext, ingest: IngestService
     authorizePublish: (client, packet, done) => {
       const number = deviceOfTopic(packet.topic);
       const id = client ? who.get(client) : undefined;
-      if (!number || !id || !client) {
+      if (!number || !id) {
         ingest.reject('badShape', `topic ${packet.topic.slice(0, 80)}`, 'mqtt');
         return done(new Error('topic not allowed'));
       }
@@ -107,48 +70,16 @@ export async function startEmbeddedBroker(ctx: AppContext, ingest: IngestService
         void ingest.ingest(id, number, packet.payload, { source: 'mqtt', maxWaitSeconds: 30 }).catch(() => undefined);
         return;
       }
-      if (packet.qos !== 1) {
-        // QoS 0 (nothing to acknowledge) and QoS 2 (the broker's own exchange): handled once stored.
-        ingest
-          .ingest(id, number, packet.payload, { source: 'mqtt', maxWaitSeconds: 30 })
-          .then((r) => done(!r.ok && DISCONNECT.has(r.reason) ? new Error(r.reason) : null))
-          .catch((e: unknown) => {
-            ctx.log.error({ err: e }, 'reading not stored; connection closed');
-            done(e instanceof Error ? e : new Error('store failed'));
-          });
-        return;
-      }
-      // QoS 1: the server sends the PUBACK itself once the reading is committed (the broker treats the packet as
-      // QoS 0 and sends none), so the broker reads the connection's next packets meanwhile instead of waiting for
-      // the commit of every packet of the last read; a reading waits for one commit, not for two.
-      let q = acks.get(client);
-      if (!q) acks.set(client, (q = { items: [], held: null, failed: false }));
-      const entry = { messageId: packet.messageId!, committed: false };
-      q.items.push(entry);
-      const queue = q;
-      packet.qos = 0;
-      const fail = (err: Error): void => {
-        // No ack for this reading or any after it; the connection is closed and the logger sends them again.
-        queue.failed = true;
-        const held = queue.held;
-        queue.held = null;
-        if (held) held(err);
-        else client.close();
-      };
       ingest
         .ingest(id, number, packet.payload, { source: 'mqtt', maxWaitSeconds: 30 })
         .then((r) => {
-          if (!r.ok && DISCONNECT.has(r.reason)) return fail(new Error(r.reason));
-          entry.committed = true;
-          flush(client, queue);
+          if (!r.ok && DISCONNECT.has(r.reason)) return done(new Error(r.reason));
+          done(null);
         })
         .catch((e: unknown) => {
           ctx.log.error({ err: e }, 'reading not stored; connection closed without ack');
-          fail(e instanceof Error ? e : new Error('store failed'));
+          done(e instanceof Error ? e : new Error('store failed'));
         });
-      if (queue.failed) return done(new Error('connection failed'));
-      if (queue.items.length < MAX_UNACKED) done(null);
-      else queue.held = done;
     },
     // Terminals only send; they may not read other devices' readings.
     authorizeSubscribe: (_client, _sub, done) => done(new Error('subscriptions are not allowed'), null),

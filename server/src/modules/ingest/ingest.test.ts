@@ -259,44 +259,4 @@ describe('device ingest', () => {
     adminSock.ws.close();
     viewerSock.ws.close();
   });
-
-  it('acknowledges the QoS 1 readings of a connection in the order they were published, each after its commit', async () => {
-    const term = await addTerminal(t, admin, siteA, 'ING-ORDER');
-    const slow = await addDevice(t, admin, deviceBody(siteA, term.terminalId, 'ordSlow', { moduleId: 2 }));
-    const fast = await addDevice(t, admin, deviceBody(siteA, term.terminalId, 'ordFast', { moduleId: 2 }));
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.built.mqtt!.port!}`, {
-      username: String(term.terminalId),
-      password: term.key,
-      reconnectPeriod: 0,
-    });
-    const base = Date.UTC(2026, 10, 22, 0, 0, 0);
-    const many = (n: number, from: number) =>
-      JSON.stringify(Array.from({ length: n }, (_, i) => ({ ts: base + (from + i) * 1000, values: { rainfall: 1 } })));
-    // The slow device's third message waits about a second for its rate limit (200/s, a burst of 2,000), so the
-    // fast device's reading, published after it, is committed first: its ack must still come after the third's.
-    const acked: string[] = [];
-    const publish = (label: string, device: string, payload: string): Promise<void> =>
-      new Promise((resolve, reject) =>
-        client.publish(readingTopic(device), payload, { qos: 1 }, (err) => {
-          if (err) return reject(err);
-          acked.push(label);
-          resolve();
-        }),
-      );
-    const fastStored = (async () => {
-      await expect.poll(async () => (await stored(fast)).length, { timeout: 5000 }).toBe(1);
-      return [...acked];
-    })();
-    await Promise.all([
-      publish('slow 1', 'DEV-ordSlow', many(1000, 0)),
-      publish('slow 2', 'DEV-ordSlow', many(1000, 1000)),
-      publish('slow 3', 'DEV-ordSlow', many(200, 2000)),
-      publish('fast', 'DEV-ordFast', JSON.stringify({ ts: base, values: { rainfall: 2 } })),
-    ]);
-    expect(acked).toEqual(['slow 1', 'slow 2', 'slow 3', 'fast']);
-    // The fast reading was stored while the third slow message still waited for its ack.
-    expect(await fastStored).not.toContain('slow 3');
-    expect((await stored(slow)).length).toBe(2200);
-    await client.endAsync();
-  });
 });
