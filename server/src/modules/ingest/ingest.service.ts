@@ -191,12 +191,12 @@ export class IngestService {
     let p = this.loading.get(number);
     if (!p) {
       p = this.lookupBatch(number).then((found) => found.get(number));
+      // A caller may not wait for it (served stale, or its message refused at a later reading): a failed lookup
+      // must not become an unhandled rejection. Callers that wait still get the failure.
+      p.catch(() => undefined);
       this.loading.set(number, p);
     }
-    if (hit?.dev && now - hit.at < STALE_MS) {
-      p.catch(() => undefined);
-      return hit.dev;
-    }
+    if (hit?.dev && now - hit.at < STALE_MS) return hit.dev;
     return p;
   }
 
