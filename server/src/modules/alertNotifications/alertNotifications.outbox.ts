@@ -19,6 +19,14 @@ export type NotifyEvent = Pick<
   reminder?: number | undefined;
 };
 
+/** What an event needs of the notification context: whom it tells (site, level, group) and which device it names. */
+const wantOf = (e: NotifyEvent): repo.NotifyWant => ({
+  platformId: e.platformId,
+  level: e.level,
+  groupId: e.groupId ?? null,
+  deviceId: e.deviceId,
+});
+
 /**
  * The event's number within its alert, part of the outbox's dedupe key: raising and escalating happen at most
  * once per level (the level only rises), so the level itself is unique; reminders count from 101.
@@ -109,15 +117,7 @@ export class AlertNotifier {
     if (!events.length) return 0;
     const db = tx ?? this.ctx.db.k;
     const now = this.now();
-    const context = await repo.notifyContext(
-      db,
-      events.map((e) => ({
-        platformId: e.platformId,
-        level: e.level,
-        groupId: e.groupId ?? null,
-        deviceId: e.deviceId,
-      })),
-    );
+    const context = await repo.notifyContext(db, events.map(wantOf));
     const rows: repo.OutboxInsert[] = [];
     const marks = new Map<number, number>();
     for (const event of events) {
@@ -136,12 +136,7 @@ export class AlertNotifier {
   /** The outbox rows of one event: one per (channel, recipient), rendered in the recipient's language. */
   private rowsFor(event: NotifyEvent, context: repo.NotifyContext): repo.OutboxInsert[] {
     const seq = eventSeq(event);
-    const want = {
-      platformId: event.platformId,
-      level: event.level,
-      groupId: event.groupId ?? null,
-      deviceId: event.deviceId,
-    };
+    const want = wantOf(event);
     const levelRow = context.levels.get(event.level);
     const recipients = context.recipientsOf(want);
     const rows: repo.OutboxInsert[] = [];

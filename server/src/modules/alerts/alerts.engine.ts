@@ -197,14 +197,6 @@ function covers(w: DeviceWindow, q: repo.SeriesRequest): boolean {
   return w.complete === -Infinity || timeIndex(w.times, q.from) >= q.before;
 }
 
-/** Index of the point at time t in a series' times (sorted), or -1. */
-function indexOfTime(ts: readonly number[], t: number): number {
-  // Usually the newest point: the reading just added.
-  if (ts[ts.length - 1] === t) return ts.length - 1;
-  const i = timeIndex(ts, t);
-  return ts[i] === t ? i : -1;
-}
-
 /** The distinct times of a device's readings in a pass, in order (they usually come in order already). */
 function timesOf(rs: readonly { ts: number }[]): number[] {
   const out = new Array<number>(rs.length);
@@ -222,12 +214,9 @@ function timesOf(rs: readonly { ts: number }[]): number[] {
  */
 export function indicesOf(ts: readonly number[], times: readonly number[]): number[] {
   const out: number[] = [];
-  if (times.length === 1) {
-    const i = indexOfTime(ts, times[0]!);
-    if (i >= 0) out.push(i);
-    return out;
-  }
-  let j = timeIndex(ts, times[0]!);
+  if (times.length === 0) return out;
+  // Usually a single reading, the newest one (just added): no search at all.
+  let j = ts[ts.length - 1] === times[0] ? ts.length - 1 : timeIndex(ts, times[0]!);
   for (const t of times) {
     while (j < ts.length && ts[j]! < t) j++;
     if (j === ts.length) break;
@@ -832,8 +821,8 @@ export class AlertEngine {
     let stored = 0;
     const changes = await this.ctx.db.k.transaction().execute(async (tx: Tx) => {
       const { done, open } = await repo.storedHitsAndOpenAlerts(tx, all);
-      const hits: Parameters<typeof repo.insertActionsAndHits>[2][number][] = [];
-      const actions: Parameters<typeof repo.insertActionsAndHits>[1][number][] = [];
+      const hits: repo.NewHit[] = [];
+      const actions: repo.NewAction[] = [];
       /**
        * Hits folded into open alerts (by alert id): how many, the last hit's values, and the values of the last
        * hit that escalated the alert (a later, lower hit of the store updates the alert without lowering it).

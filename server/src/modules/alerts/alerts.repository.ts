@@ -724,29 +724,35 @@ export async function storedHitsAndOpenAlerts(
   return { done, open };
 }
 
+/** Who did what to an alert and when (`alert_actions`): raised / escalated by the system, saved / processed by a user. */
+export interface NewAction {
+  alertId: number;
+  action: string;
+  userId: number | null;
+  userName: string | null;
+  level: number | null;
+  detail: unknown;
+}
+
+/** A firing of a rule on a reading (`alert_hits`), keyed by (rule, device, reading time). */
+export interface NewHit {
+  ruleKey: string;
+  deviceId: number;
+  ts: number;
+  alertId: number;
+  level: number;
+  value: number | null;
+  metric: number | null;
+}
+
 /**
  * Stores a store's actions (in the given order) and its hits in one statement: the actions as written, the hits
  * keyed by (rule, device, reading time).
  */
 export async function insertActionsAndHits(
   tx: Tx,
-  actions: readonly {
-    alertId: number;
-    action: string;
-    userId: number | null;
-    userName: string | null;
-    level: number | null;
-    detail: unknown;
-  }[],
-  hits: readonly {
-    ruleKey: string;
-    deviceId: number;
-    ts: number;
-    alertId: number;
-    level: number;
-    value: number | null;
-    metric: number | null;
-  }[],
+  actions: readonly NewAction[],
+  hits: readonly NewHit[],
 ): Promise<void> {
   if (!actions.length && !hits.length) return;
   await sql`
@@ -870,43 +876,7 @@ export async function insertAlert(tx: Tx, a: NewAlert): Promise<number> {
   return (await insertAlerts(tx, [a]))[0]!;
 }
 
-export async function insertHit(
-  tx: Tx,
-  h: {
-    ruleKey: string;
-    deviceId: number;
-    ts: number;
-    alertId: number;
-    level: number;
-    value: number | null;
-    metric: number | null;
-  },
-): Promise<void> {
-  await tx
-    .insertInto('alert_hits')
-    .values({
-      rule_key: h.ruleKey,
-      device_id: h.deviceId,
-      reading_ts: new Date(h.ts).toISOString(),
-      alert_id: h.alertId,
-      level: h.level,
-      value: h.value,
-      metric: h.metric,
-    })
-    .execute();
-}
-
-export async function insertAction(
-  tx: Tx | Db,
-  a: {
-    alertId: number;
-    action: string;
-    userId: number | null;
-    userName: string | null;
-    level: number | null;
-    detail: unknown;
-  },
-): Promise<void> {
+export async function insertAction(tx: Tx | Db, a: NewAction): Promise<void> {
   const k = 'k' in tx ? tx.k : tx;
   await k
     .insertInto('alert_actions')
