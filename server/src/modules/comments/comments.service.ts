@@ -2,6 +2,7 @@ import { COMMENT_MAX_CHARS, Status, type CommentRow, type ReplyRow } from '@geos
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { isSuperAdmin, type SessionUser } from '../../platform/auth/access.ts';
+import { siteOfTopic } from '../../platform/auth/topics.ts';
 import * as repo from './comments.repository.ts';
 
 /**
@@ -32,13 +33,42 @@ const presentReply = (user: SessionUser, r: repo.ReplyRecord): ReplyRow => ({
 });
 
 /**
- * The message board. Any signed-in user reads and writes any topic (topics are identifiers chosen by the screens,
- * not site data); only the author or a super administrator deletes.
+ * The message board. Topics are identifiers chosen by the screens; a topic that names a site's object
+ * (`platform:<id>`, `section:<id>`, `device:<id>`) is site data: only callers whose data scope holds the site read
+ * or write it, and to anyone else it answers exactly like a missing one (so do its comments and replies). Only the
+ * author or a super administrator deletes.
  */
 export class CommentsService {
   constructor(private readonly ctx: AppContext) {}
 
+  /** A comment the caller may see: missing and foreign answer alike. */
+  private async visibleComment(user: SessionUser, id: number): Promise<repo.CommentRecord> {
+    const c = await repo.getComment(this.ctx.db, id);
+    if (!c || !(await this.topicVisible(user, c.topicId))) throw new AppError(Status.notFound, 'commentNotFound');
+    return c;
+  }
+
+  private async topicVisible(user: SessionUser, topicId: string): Promise<boolean> {
+    try {
+      await siteOfTopic(this.ctx.db, user.scope, topicId);
+      return true;
+    } catch (e) {
+      if (e instanceof AppError) return false;
+      throw e;
+    }
+  }
+
+  private async visibleCommentOrNull(user: SessionUser, id: number): Promise<repo.CommentRecord | null> {
+    try {
+      return await this.visibleComment(user, id);
+    } catch (e) {
+      if (e instanceof AppError) return null;
+      throw e;
+    }
+  }
+
   async list(user: SessionUser, topicId: string): Promise<CommentRow[]> {
+    await siteOfTopic(this.ctx.db, user.scope, topicId);
     const { comments, replies } = await repo.commentsOfTopic(this.ctx.db, topicId);
     return comments.map((c) => ({
       commentId: c.id,
@@ -53,6 +83,7 @@ export class CommentsService {
   }
 
   async add(user: SessionUser, topicId: string, raw: string): Promise<CommentRow> {
+    await siteOfTopic(this.ctx.db, user.scope, topicId);
     const id = await repo.insertComment(this.ctx.db, {
       topicId,
       content: content(raw, 'commentContent'),
@@ -73,15 +104,14 @@ export class CommentsService {
   }
 
   async remove(user: SessionUser, id: number): Promise<void> {
-    const c = await repo.getComment(this.ctx.db, id);
-    if (!c) throw new AppError(Status.notFound, 'commentNotFound');
+    const c = await this.visibleComment(user, id);
     if (!mayDelete(user, c.authorId)) throw new AppError(Status.forbidden, 'notAuthor');
     await repo.deleteComment(this.ctx.db, id);
   }
 
   async reply(user: SessionUser, commentId: number, raw: string, replyTo?: number): Promise<ReplyRow> {
     const text = content(raw, 'replayContent');
-    if (!(await repo.getComment(this.ctx.db, commentId))) throw new AppError(Status.notFound, 'commentNotFound');
+    await this.visibleComment(user, commentId);
     if (replyTo !== undefined) {
       const target = await repo.getReply(this.ctx.db, replyTo);
       if (!target || target.commentId !== commentId) throw new AppError(Status.notFound, 'replyNotFound');
@@ -98,7 +128,8 @@ export class CommentsService {
 
   async removeReply(user: SessionUser, id: number): Promise<void> {
     const r = await repo.getReply(this.ctx.db, id);
-    if (!r) throw new AppError(Status.notFound, 'replyNotFound');
+    if (!r || !(await this.visibleCommentOrNull(user, r.commentId)))
+      throw new AppError(Status.notFound, 'replyNotFound');
     if (!mayDelete(user, r.authorId)) throw new AppError(Status.forbidden, 'notAuthor');
     await repo.deleteReply(this.ctx.db, id);
   }
