@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { PersonRow } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
-import type { DataScope } from '../../platform/auth/access.ts';
+import { inScope, type DataScope } from '../../platform/auth/access.ts';
 import { iso, isDbId, likePattern, orderBy } from '../devices/common.ts';
 
 const SORTABLE: Record<string, string> = {
@@ -52,7 +52,8 @@ function base(db: Db, scope: DataScope, f: PersonFilter) {
   }
   if (f.roleId !== undefined) q = q.where('rp.role_id', '=', isDbId(f.roleId) ? f.roleId : 0);
   if (f.platformId !== undefined) {
-    const id = isDbId(f.platformId) ? f.platformId : 0;
+    // A site outside the scope filters like a missing one: nothing, not the persons bound to it.
+    const id = isDbId(f.platformId) && inScope(scope, f.platformId) ? f.platformId : 0;
     q = q.where(
       sql<SqlBool>`exists (select 1 from person_platforms pp where pp.person_id = rp.id and pp.platform_id = ${id})`,
     );
