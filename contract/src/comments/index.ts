@@ -1,6 +1,6 @@
 // The comments feature's contract: the message board (spec §3 "Message board": Comment and Reply).
 import { z } from 'zod';
-import { zInt } from '../api/zod.ts';
+import { decimalInt, zInt } from '../api/zod.ts';
 import { LOGIN, routeTable } from '../api/routes.ts';
 
 /**
@@ -33,7 +33,7 @@ export const replyAddBody = z.object({
   replayContent: content,
   /** The reply this one answers (a reply of the same comment). */
   replyId: z.preprocess(
-    (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? Number(v) : v),
+    (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? decimalInt(v) : v),
     z.number().int().optional(),
   ),
 });

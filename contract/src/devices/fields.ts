@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textToInt, textToNumber } from '../api/zod.ts';
 
 /**
  * Optional field helpers for the equipment features (devices, terminals, persons, external files). Like the
@@ -9,18 +10,18 @@ const blank = (v: unknown): boolean => v === undefined || v === null || (typeof 
 
 const toNumber = (v: unknown): unknown => {
   if (blank(v)) return undefined;
-  return typeof v === 'string' ? Number(v.trim()) : v;
+  return textToNumber(v);
 };
+const toInt = (v: unknown): unknown => (blank(v) ? undefined : textToInt(v));
 
 /** An optional finite number; pass a refined z.number() to add bounds. */
 export const optNum = (s: z.ZodNumber = z.number()) => z.preprocess(toNumber, s.optional());
 
 /** An optional integer; pass a refined z.number() to add bounds. */
-export const optInt = (s: z.ZodNumber = z.number()) => z.preprocess(toNumber, s.int().optional());
+export const optInt = (s: z.ZodNumber = z.number()) => z.preprocess(toInt, s.int().optional());
 
 /** A required integer with bounds. */
-export const reqInt = (s: z.ZodNumber = z.number()) =>
-  z.preprocess((v) => (blank(v) ? undefined : toNumber(v)), s.int());
+export const reqInt = (s: z.ZodNumber = z.number()) => z.preprocess(toInt, s.int());
 
 /** An optional value of an enum; empty is "not given". */
 export const optEnum = <const T extends readonly [string, ...string[]]>(values: T) =>

@@ -1,6 +1,6 @@
 // The files feature's contract: uploads, downloads and the key/value documents kept beside a file id.
 import { z } from 'zod';
-import { zBool } from '../api/zod.ts';
+import { decimalInt, zBool } from '../api/zod.ts';
 import { LOGIN, perm, routeTable } from '../api/routes.ts';
 
 /**
@@ -94,7 +94,7 @@ export const fileUploadFields = z.object({
   kind: z.string().trim().pipe(z.enum(UPLOAD_KINDS)),
   /** Attach the files to this site (it must be in the caller's data scope); then only its viewers can read them. */
   platformId: z.preprocess(
-    (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? Number(v) : v),
+    (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? decimalInt(v) : v),
     z.number().int().positive().optional(),
   ),
 });

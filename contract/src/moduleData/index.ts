@@ -403,6 +403,17 @@ const REALTIME = perm('monitor:realtime');
 const HISTORY = perm('monitor:history');
 const PROCESS = perm('monitor:dataProcessing');
 const REPORT = perm('monitor:report');
+/** Newest values: the real-time screens (realTimeData, realtimesxxy). */
+const LIVE = perm('monitor:realtime', 'monitor:realtime-sxxy');
+/** A device's series: historyData, and the screens that chart one (comparison, processing, forecast, the live trails). */
+const SERIES = perm(
+  'monitor:history',
+  'monitor:comparison',
+  'monitor:dataProcessing',
+  'monitor:predict',
+  'monitor:realtime',
+  'monitor:realtime-sxxy',
+);
 
 /** Module catalogue and binding (getAllModules, getModules, bindModules) live in monitorTypesRoutes. */
 export const moduleDataRoutes = routeTable({
@@ -410,7 +421,7 @@ export const moduleDataRoutes = routeTable({
   getRealTimeData: {
     method: 'GET',
     path: `${M}/getRealTimeData`,
-    permission: REALTIME,
+    permission: LIVE,
     summary: 'Newest values per device (optionally of one site, monitor type or device)',
     tags,
     query: realTimeQuery,
@@ -437,7 +448,7 @@ export const moduleDataRoutes = routeTable({
   getHistoricalData: {
     method: 'GET',
     path: `${M}/getHistoricalData`,
-    permission: HISTORY,
+    permission: SERIES,
     summary: 'History of one device or a comparison of 2 to 10: raw (LTTB-downsampled) or aggregated series',
     tags,
     query: historyQuery,

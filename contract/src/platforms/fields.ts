@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textToInt, textToNumber } from '../api/zod.ts';
 
 /**
  * Field helpers of the site registry (sites, regions, enterprises, sections). Like `api/zod.ts`, each
@@ -9,8 +10,9 @@ import { z } from 'zod';
 const blank = (v: unknown): unknown => (v === '' || v === null ? undefined : v);
 const toNumber = (v: unknown): unknown => {
   const b = blank(v);
-  return typeof b === 'string' && b.trim() !== '' ? Number(b) : b;
+  return textToNumber(b);
 };
+const toInt = (v: unknown): unknown => textToInt(blank(v));
 
 /** Parses a JSON string (a form field carrying a list or an object); anything else passes through. */
 export const fromJsonText = (v: unknown): unknown => {
@@ -36,7 +38,7 @@ export const optNumber = (unit: string, min?: number, max?: number) => {
 };
 
 /** An optional whole number of at least 0. */
-export const optCount = (what: string) => z.preprocess(toNumber, z.number().int().min(0).optional()).describe(what);
+export const optCount = (what: string) => z.preprocess(toInt, z.number().int().min(0).optional()).describe(what);
 
 /** An optional text. */
 export const optText = (max: number, what: string) =>
@@ -111,4 +113,4 @@ export const pixelPoint = z.object({
 });
 
 /** An optional id (a whole number); '' means not given. */
-export const optId = (what: string) => z.preprocess(toNumber, z.number().int().optional()).describe(what);
+export const optId = (what: string) => z.preprocess(toInt, z.number().int().optional()).describe(what);

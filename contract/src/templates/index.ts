@@ -1,7 +1,7 @@
 // The templates feature's contract: information templates (spec §3 "Info template"), their fields, the owners
 // they are bound to and the values kept per owner.
 import { z } from 'zod';
-import { zInt } from '../api/zod.ts';
+import { decimalInt, zInt } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 
 /**
@@ -52,7 +52,7 @@ export const templateFieldDef = z.object({
   name: templateFieldNameSchema,
   kind: z.preprocess((v) => (v === '' || v === null || v === undefined ? 'text' : v), z.enum(TEMPLATE_FIELD_KINDS)),
   sort: z.preprocess(
-    (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? Number(v) : v),
+    (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? decimalInt(v) : v),
     z.number().int().min(-100000).max(100000).optional(),
   ),
 });
