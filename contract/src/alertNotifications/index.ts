@@ -191,6 +191,8 @@ const CONTACT = perm('alert-predict:alert-contract');
 const TEMPLATE = perm('alert-predict:alert-template');
 const SETTING = perm('alert-predict:alert-setting');
 const ALERT = perm('alert-predict:alert');
+/** The group list is also the contact-group picker of the rule screens (setalert, alertRelation). */
+const GROUP_PICK = perm('alert-predict:alert-contract', 'alert-predict:alert-value');
 
 export const alertNotificationsRoutes = routeTable({
   contactList: {
@@ -229,7 +231,7 @@ export const alertNotificationsRoutes = routeTable({
   groupList: {
     method: 'GET',
     path: `${A}/group/getListPage`,
-    permission: CONTACT,
+    permission: GROUP_PICK,
     summary: 'Alert contact groups, paged, filtered and sorted',
     tags,
     query: alertGroupListQuery,

@@ -310,15 +310,15 @@ const tags = ['devices'];
 const D = '/api/v2/data/information/device';
 const P = perm('information:device');
 /**
- * Every device route needs information:device (also the common/* ones; information:commonDevice only
- * guards the web screen), except getAllDeviceDataList: any signed-in user, limited to the data scope,
- * because the monitoring screens' device pickers use it.
+ * Every device route needs information:device (also the common/* ones), except the list, which the read-only
+ * deviceInfo screen (information:commonDevice) shows too, and getAllDeviceDataList: any signed-in user, limited
+ * to the data scope, because the monitoring screens' device pickers use it.
  */
 export const devicesRoutes = routeTable({
   list: {
     method: 'GET',
     path: `${D}/common/getListPage`,
-    permission: P,
+    permission: perm('information:device', 'information:commonDevice'),
     summary: "Devices in the caller's data scope, paged, filtered and sorted",
     tags,
     query: deviceListQuery,

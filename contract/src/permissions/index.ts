@@ -38,7 +38,8 @@ export const permissionsRoutes = routeTable({
   tree: {
     method: 'GET',
     path: '/api/v2/manage/permission/getTree',
-    permission: perm('system:role'),
+    // The role permission drawer and the menu management screen.
+    permission: perm('system:role', 'system:permission'),
     summary: 'The two-level permission tree',
     tags,
   },

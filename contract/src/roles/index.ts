@@ -47,7 +47,8 @@ export const rolesRoutes = routeTable({
   all: {
     method: 'GET',
     path: '/api/v2/manage/role/getAll',
-    permission: perm('system:user'),
+    // The user form's role picker and the role dialog's parent picker.
+    permission: perm('system:user', 'system:role'),
     summary: 'Every role, for pickers',
     tags,
   },

@@ -96,7 +96,8 @@ export const terminalsRoutes = routeTable({
   all: {
     method: 'GET',
     path: `${T}/getAll`,
-    permission: P,
+    // Also the terminal picker of the monitoring device screen.
+    permission: perm('information:terminal', 'information:device'),
     summary: "Every terminal in the caller's data scope (optionally of one site)",
     tags,
     query: terminalAllQuery,

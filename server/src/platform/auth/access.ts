@@ -1,4 +1,4 @@
-import { SUPER_ADMIN_ROLE, type RoutePermission } from '@geosentry/contract';
+import { SUPER_ADMIN_ROLE, permissionCodes, type RoutePermission } from '@geosentry/contract';
 import type { SelectQueryBuilder } from 'kysely';
 
 /**
@@ -26,15 +26,17 @@ export function isSuperAdmin(u: SessionUser): boolean {
 
 /**
  * The one access decision (deny by default): may this user call a route with this permission?
- * A code may name route parameters in braces, e.g. information:platform:{type}.
+ * A code may name route parameters in braces, e.g. information:platform:{type}. A route that lists
+ * several codes is allowed to holders of any one of them.
  */
 export function mayCall(user: SessionUser | null, p: RoutePermission, params: Record<string, string> = {}): boolean {
   if ('public' in p) return true;
   if (!user) return false;
   if ('login' in p) return true;
   if (isSuperAdmin(user)) return true;
-  const code = p.code.replace(/\{(\w+)\}/g, (_, k: string) => params[k] ?? '');
-  return user.permissions.has(code);
+  return permissionCodes(p).some((c) =>
+    user.permissions.has(c.replace(/\{(\w+)\}/g, (_, k: string) => params[k] ?? '')),
+  );
 }
 
 /** May this scope see this site? */
