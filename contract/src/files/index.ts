@@ -49,8 +49,11 @@ export function maxBytesOf(type: FileType): number {
   return FILE_TYPES[type].image ? MAX_PICTURE_BYTES : MAX_DOCUMENT_BYTES;
 }
 
-/** Types served inline by getOriginalImage (images and PDF); every other type is always an attachment. */
-export const INLINE_TYPES: readonly FileType[] = ['jpg', 'png', 'gif', 'bmp', 'pdf'];
+/**
+ * Types served inline by getOriginalImage (images); every other type is always an attachment. PDF is an
+ * attachment: a browser's PDF viewer follows link and form actions and does not run under a CSP sandbox.
+ */
+export const INLINE_TYPES: readonly FileType[] = ['jpg', 'png', 'gif', 'bmp'];
 
 /**
  * A file id (32 lowercase hex characters for uploaded files and generated documents). Older or external
@@ -149,7 +152,7 @@ export interface FileDocument {
   updatedAt: string | null;
 }
 
-/** The URL of a stored file: images and PDF through getOriginalImage (inline), others through download. */
+/** The URL of a stored file: images through getOriginalImage (inline), others through download. */
 export function fileUrl(id: string, ext: FileType): string {
   return INLINE_TYPES.includes(ext)
     ? `/api/v2/file/getOriginalImage?file_id=${encodeURIComponent(id)}`

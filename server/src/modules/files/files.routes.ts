@@ -33,8 +33,6 @@ function uploadError(e: unknown): unknown {
   return e;
 }
 
-const FILE_TYPES_IMAGE: ReadonlySet<string> = new Set(['jpg', 'png', 'gif', 'bmp']);
-
 const discard = (): Writable =>
   new Writable({
     write(_chunk, _enc, cb) {
@@ -83,8 +81,8 @@ async function sendFile(
   reply.header('x-content-type-options', 'nosniff');
   reply.header('content-disposition', contentDisposition(disposition(file.ext as FileType), file.originalName));
   reply.header('cache-control', 'private, max-age=3600');
-  // Defence in depth for images opened directly (a PDF viewer does not run in a sandbox, so not for PDF).
-  if (FILE_TYPES_IMAGE.has(file.ext)) reply.header('content-security-policy', "default-src 'none'; sandbox");
+  // Defence in depth for files opened directly: nothing runs, nothing loads (PDF and Word are attachments anyway).
+  reply.header('content-security-policy', "default-src 'none'; sandbox");
   // Wait until the bytes are sent: defineRoute then sees reply.sent and adds no envelope.
   await reply.send(stream);
 }

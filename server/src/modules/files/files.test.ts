@@ -48,7 +48,7 @@ describe('file uploads and downloads', () => {
       { kind: 'picture', filename: 'map.png', data: png(), mime: 'image/png', ext: 'png', inline: true },
       { kind: 'picture', filename: 'anim.gif', data: gif(), mime: 'image/gif', ext: 'gif', inline: true },
       { kind: 'picture', filename: 'scan.bmp', data: bmp(), mime: 'image/bmp', ext: 'bmp', inline: true },
-      { kind: 'document', filename: 'report.pdf', data: pdf(), mime: 'application/pdf', ext: 'pdf', inline: true },
+      { kind: 'document', filename: 'report.pdf', data: pdf(), mime: 'application/pdf', ext: 'pdf', inline: false },
       {
         kind: 'document',
         filename: '巡检报告.docx',
@@ -82,6 +82,7 @@ describe('file uploads and downloads', () => {
       expect(got.rawPayload.equals(c.data)).toBe(true);
       expect(got.headers['content-type']).toBe(c.mime);
       expect(got.headers['x-content-type-options']).toBe('nosniff');
+      expect(got.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
       expect(got.headers['cache-control']).toMatch(/^private/);
       expect(got.headers['content-disposition']).toBe(
         `${c.inline ? 'inline' : 'attachment'}; filename="${c.filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(c.filename)}`,

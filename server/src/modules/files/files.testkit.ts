@@ -117,24 +117,26 @@ export function pdfWithObjectStream(hidden: string): Buffer {
   ]);
 }
 
-/** A zip of stored (uncompressed) entries. */
-export function zip(entries: Record<string, string | Buffer>): Buffer {
+/** A zip of stored (uncompressed) entries; entries named in `deflate` are deflated. */
+export function zip(entries: Record<string, string | Buffer>, deflate: readonly string[] = []): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const [name, content] of Object.entries(entries)) {
-    const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    const raw = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    const deflated = deflate.includes(name);
+    const data = deflated ? zlib.deflateRawSync(raw, { level: 9 }) : raw;
     const nameBytes = Buffer.from(name, 'utf8');
-    const crc = zlib.crc32(data);
+    const crc = zlib.crc32(raw);
     const common = Buffer.concat([
       u16le(20),
       u16le(0x0800),
-      u16le(0),
+      u16le(deflated ? 8 : 0),
       u16le(0),
       u16le(0x21),
       u32le(crc),
       u32le(data.length),
-      u32le(data.length),
+      u32le(raw.length),
       u16le(nameBytes.length),
       u16le(0),
     ]);
@@ -170,16 +172,19 @@ export function zip(entries: Record<string, string | Buffer>): Buffer {
 }
 
 /** A minimal Word (docx) document. */
-export function docx(extra: Record<string, string | Buffer> = {}): Buffer {
-  return zip({
-    '[Content_Types].xml':
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-    '_rels/.rels':
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-    'word/document.xml':
-      '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Inspection report</w:t></w:r></w:p></w:body></w:document>',
-    ...extra,
-  });
+export function docx(extra: Record<string, string | Buffer> = {}, deflate: readonly string[] = []): Buffer {
+  return zip(
+    {
+      '[Content_Types].xml':
+        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      '_rels/.rels':
+        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      'word/document.xml':
+        '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Inspection report</w:t></w:r></w:p></w:body></w:document>',
+      ...extra,
+    },
+    deflate,
+  );
 }
 
 /**
