@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 // Projects: unit (pure), api-pglite and api-pg (the same API tests against each database; *.pglite.test.ts and
 // *.pg.test.ts run on one of them only), e2e (browser).
 const apiInclude = ['server/src/**/*.test.ts'];
-const unitInclude = ['contract/src/**/*.test.ts', 'server/src/**/*.unit.test.ts', 'tools/**/*.unit.test.ts'];
+const unitInclude = [
+  'contract/src/**/*.test.ts',
+  'server/src/**/*.unit.test.ts',
+  'tools/**/*.unit.test.ts',
+  'web/src/**/*.unit.test.ts',
+];
 
 export default defineConfig({
   test: {

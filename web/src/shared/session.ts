@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { SUPER_ADMIN_ROLE, type UserInfo } from '@geosentry/contract';
 import { KEYS, SESSION_CHANGED_EVENT, clearSession, getToken, readJson } from './storage.ts';
+import { setUserTimeZone } from './time.ts';
 
 /** What the shell knows about the signed-in user, read from local storage (spec §3 Session state). */
 export interface SessionSnapshot {
@@ -17,11 +18,14 @@ let loggedOutOnPurpose = false;
 let snapshot: SessionSnapshot = read();
 
 function read(): SessionSnapshot {
+  const userInfo = readJson<UserInfo>(KEYS.userInfo);
+  // Times are computed and shown in the user's zone (issue 14), else the browser's.
+  setUserTimeZone((userInfo as { timeZone?: string | null } | null)?.timeZone);
   return {
     token: getToken(),
     userName: localStorage.getItem(KEYS.userName),
     permissions: readJson<string[]>(KEYS.permissions),
-    userInfo: readJson<UserInfo>(KEYS.userInfo),
+    userInfo,
     platformType: localStorage.getItem(KEYS.platformType),
   };
 }

@@ -1,10 +1,11 @@
 import { useMemo, type ReactElement } from 'react';
 import { Avatar, Tag } from 'antd';
 import { CalendarOutlined, DatabaseOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { hasPermission, useSession } from '../../shared/session.ts';
 import { titleNoun } from '../../shared/wording.ts';
+import { hourInZone, instantToWall } from '../../shared/time.ts';
+import { useTimeZone } from '../../shared/useTimeZone.ts';
 import { siteKinds } from './site-kinds.tsx';
 import { SiteCounts } from './SiteCounts.tsx';
 import { ScreenLinks } from './ScreenLinks.tsx';
@@ -28,7 +29,10 @@ export function HomePage(): ReactElement {
   const user = info?.user;
   const name = user?.name || user?.account || session.userName || '';
   const kinds = useMemo(() => siteKinds().filter((k) => hasPermission(k.permission, session)), [session]);
-  const today = dayjs()
+  // Today's date and the greeting follow the user's zone, not the browser's.
+  const { zone } = useTimeZone();
+  const now = Date.now();
+  const today = instantToWall(now, zone)
     .locale(i18n.language === 'zh' ? 'zh-cn' : i18n.language)
     .format(t('home:welcome.dateFormat'));
 
@@ -41,7 +45,7 @@ export function HomePage(): ReactElement {
         <div className="gs-home-hero-text">
           <div className="gs-home-eyebrow">{t('home:heading', { noun: t(titleNoun()) })}</div>
           <h1 className="gs-home-greeting" data-testid="home-greeting">
-            {t(greetingKey(new Date().getHours()), { name })}
+            {t(greetingKey(hourInZone(now, zone)), { name })}
           </h1>
           <div className="gs-home-meta">
             {info ? (

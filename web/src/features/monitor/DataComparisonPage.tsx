@@ -14,7 +14,8 @@ import {
 } from './shared/Pickers.tsx';
 import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
 import { useQuantityText } from './shared/format.ts';
-import { isRangeComplete, type Aggregation, type TimeRange } from './shared/timeRange.ts';
+import { isRangeComplete, periodOf, type Aggregation, type TimeRange } from './shared/timeRange.ts';
+import { useTimeZone } from '../../shared/useTimeZone.ts';
 import { timeChartOption, type ChartSeries } from './shared/seriesChart.ts';
 import { fetchHistory, liveKeys, rangeParams } from './monitorApi.ts';
 import './monitor.css';
@@ -36,6 +37,8 @@ export default function DataComparisonPage() {
   const [range, setRange] = useState<TimeRange>({ kind: '7d' });
   const [aggregation, setAggregation] = useState<Aggregation>('original');
   const complete = isRangeComplete(range);
+  const period = periodOf(aggregation);
+  const { zone } = useTimeZone();
 
   const byId = useMemo(() => new Map((siteDevices.data ?? []).map((d) => [d.deviceId, d])), [siteDevices.data]);
   const chosen = ids.map((id) => byId.get(id)).filter((d): d is DeviceOption => d !== undefined);
@@ -57,7 +60,12 @@ export default function DataComparisonPage() {
     queries: chosen.map((d) => {
       const q = quantity(d);
       return {
-        queryKey: liveKeys.history({ compare: d.deviceId, quantity: q, range: rangeParams(range), aggregation }),
+        queryKey: liveKeys.history({
+          compare: d.deviceId,
+          quantity: q,
+          range: rangeParams(range, period),
+          aggregation,
+        }),
         queryFn: () => fetchHistory({ deviceId: d.deviceId, quantity: q, range, aggregation }, true),
         enabled: chosen.length === COMPARE_COUNT && complete && q !== undefined,
         placeholderData: keepPreviousData,
@@ -82,7 +90,10 @@ export default function DataComparisonPage() {
     return out;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ready, results.map((r) => r.dataUpdatedAt).join(','), ids.join(','), JSON.stringify(quantityOf)]);
-  const option = useMemo(() => timeChartOption(series, { min: t('col.min'), max: t('col.max') }), [series, t]);
+  const option = useMemo(
+    () => timeChartOption(series, { min: t('col.min'), max: t('col.max') }, zone),
+    [series, zone, t],
+  );
   const loading = results.some((r) => r.isFetching);
   const failed = results.find((r) => r.isError);
   const noPoints = ready && series.every((s) => s.points.length === 0);
@@ -122,7 +133,7 @@ export default function DataComparisonPage() {
               }}
               aria-label={t('comparison.pickTwo')}
             />
-            <TimeRangePicker value={range} onChange={setRange} />
+            <TimeRangePicker value={range} onChange={setRange} period={period} />
           </Flex>
           <Flex gap={12} wrap align="center">
             <AggregationPicker value={aggregation} onChange={setAggregation} />

@@ -20,11 +20,13 @@ import {
 } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, EyeOutlined, CheckOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { GNSS_MODULE_ID, MODULE_DATA_LIMITS, SMOOTH_METHODS, type SmoothMethod } from '@geosentry/contract';
 import { EChart } from '../../shared/charts/EChart.tsx';
 import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
-import { DevicePicker, QuantityPicker, SitePicker, TimeRangePicker } from './shared/Pickers.tsx';
+import { DevicePicker, QuantityPicker, SitePicker, TimeRangePicker, ZoneTag } from './shared/Pickers.tsx';
+import { todayDate, wallToInstant } from '../../shared/time.ts';
+import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
 import { useChosenDevice } from './shared/useDeviceChoice.ts';
 import { fmtValue, useQuantityText } from './shared/format.ts';
@@ -41,6 +43,7 @@ interface ReadingRow {
 /** Monitor > Data processing: smoothing preview and apply, deleting readings, editing a GNSS reading. */
 export default function DataProcessingPage() {
   const { t } = useTranslation('monitor');
+  const { zone, label: zoneLabel } = useTimeZone();
   const { message, modal } = App.useApp();
   const qc = useQueryClient();
   const { sites, isLoading: sitesLoading } = useMonitorSites();
@@ -110,8 +113,9 @@ export default function DataProcessingPage() {
         { name: `${label} · ${t('processing.smoothed')}`, unit, points: asPoints('smoothed'), color: '#1677ff' },
       ],
       { min: t('col.min'), max: t('col.max') },
+      zone,
     );
-  }, [preview.data, quantity, device, text, t]);
+  }, [preview.data, quantity, device, text, zone, t]);
 
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: ['monitor'] });
@@ -174,7 +178,11 @@ export default function DataProcessingPage() {
       okButtonProps: { danger: true },
       okText: t('processing.delete'),
       onOk: () =>
-        remove.mutateAsync({ startTime: deleteRange[0].toISOString(), endTime: deleteRange[1].toISOString() }),
+        remove.mutateAsync({
+          // The picked wall clock is the user's zone's, not the browser's.
+          startTime: new Date(wallToInstant(deleteRange[0], zone)).toISOString(),
+          endTime: new Date(wallToInstant(deleteRange[1], zone)).toISOString(),
+        }),
     });
   };
   const confirmDeleteSelected = () =>
@@ -188,7 +196,7 @@ export default function DataProcessingPage() {
 
   const qCols = quantities.filter((q) => rows.some((r) => r.values[q.key] !== undefined));
   const columns: TableColumnsType<ReadingRow> = [
-    { key: 'ts', title: t('col.time'), width: 180, render: (_, r) => fmtTime(r.ts) },
+    { key: 'ts', title: withZone(t('col.time'), zoneLabel), width: 180, render: (_, r) => fmtTime(r.ts) },
     ...qCols.map((q) => ({
       key: q.key,
       title: q.unit ? `${q.text} (${q.unit})` : q.text,
@@ -303,8 +311,9 @@ export default function DataProcessingPage() {
                   format="YYYY-MM-DD HH:mm"
                   value={deleteRange}
                   onChange={(v) => setDeleteRange(v && v[0] && v[1] ? [v[0], v[1]] : null)}
-                  disabledDate={(d) => d.isAfter(dayjs().endOf('day'))}
+                  disabledDate={(d) => d.format('YYYY-MM-DD') > todayDate(zone)}
                 />
+                <ZoneTag testId="delete-range-zone" />
                 <Button
                   danger
                   icon={<DeleteOutlined />}

@@ -13,6 +13,7 @@ import { LiveBadge } from './shared/LiveBadge.tsx';
 import { useChosenSite, useMonitorSites } from './shared/sites.ts';
 import { useQuantityText } from './shared/format.ts';
 import { fmtTime } from './shared/timeRange.ts';
+import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import { fetchDeviceStatus, liveKeys } from './monitorApi.ts';
 import { Flash } from './RealTimeDataPage.tsx';
 import './monitor.css';
@@ -20,6 +21,7 @@ import './monitor.css';
 /** Monitor > Device status: how many devices of a site are in each state, and the devices, with live state changes. */
 export default function DeviceStatusPage() {
   const { t } = useTranslation('monitor');
+  const { label: zoneLabel } = useTimeZone();
   const { token } = theme.useToken();
   const { sites, isLoading: sitesLoading } = useMonitorSites();
   const [platformId, setPlatformId] = useChosenSite(sites);
@@ -102,7 +104,7 @@ export default function DeviceStatusPage() {
     },
     {
       key: 'lastSeenAt',
-      title: t('col.lastTime'),
+      title: withZone(t('col.lastTime'), zoneLabel),
       width: 170,
       render: (_, d) => fmtTime(d.lastReadingAt ?? d.lastSeenAt),
     },

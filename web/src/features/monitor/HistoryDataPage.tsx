@@ -27,7 +27,16 @@ import { AggregationPicker, DevicePicker, QuantityPicker, SitePicker, TimeRangeP
 import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
 import { useChosenDevice } from './shared/useDeviceChoice.ts';
 import { fmtValue, useQuantityText } from './shared/format.ts';
-import { fmtTime, isRangeComplete, resolveRange, type Aggregation, type TimeRange } from './shared/timeRange.ts';
+import {
+  fmtPeriod,
+  fmtTime,
+  isRangeComplete,
+  periodOf,
+  resolveRange,
+  type Aggregation,
+  type TimeRange,
+} from './shared/timeRange.ts';
+import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import { timeChartOption, type ChartSeries } from './shared/seriesChart.ts';
 import { downloadCsv } from './shared/csv.ts';
 import { downloadReport, fetchHistory, fetchMaxMinAvg, liveKeys, rangeParams } from './monitorApi.ts';
@@ -52,33 +61,46 @@ export default function HistoryDataPage() {
   const [derived, setDerived] = useState<DerivedKey[]>([]);
   const [view, setView] = useState<'chart' | 'table'>('chart');
   const [exporting, setExporting] = useState(false);
+  const { zone, label: zoneLabel } = useTimeZone();
+  const period = periodOf(aggregation);
 
   const quantities = device ? text.catalogue.quantities(device.moduleId) : [];
   const quantity = quantities.some((q) => q.key === quantityChoice) ? quantityChoice : quantities[0]?.key;
   const complete = isRangeComplete(range);
   const params = { deviceId: device?.deviceId, quantity, range, aggregation };
   const history = useQuery({
-    queryKey: liveKeys.history({ ...params, range: rangeParams(range) }),
+    queryKey: liveKeys.history({ ...params, range: rangeParams(range, period) }),
     queryFn: () => fetchHistory(params),
     enabled: device !== undefined && quantity !== undefined && complete,
     placeholderData: keepPreviousData,
     retry: retryUnlessCancelled,
   });
   const stats = useQuery({
-    queryKey: ['monitor', 'stats', device?.deviceId, quantity, rangeParams(range)],
-    queryFn: () => fetchMaxMinAvg(device!.deviceId, quantity, range),
+    queryKey: ['monitor', 'stats', device?.deviceId, quantity, rangeParams(range, period)],
+    queryFn: () => fetchMaxMinAvg(device!.deviceId, quantity, range, period),
     enabled: device !== undefined && quantity !== undefined && complete,
     retry: retryUnlessCancelled,
   });
 
   const series = history.data?.devices[0]?.series.find((s) => s.quantity === quantity);
-  const points = useMemo(() => series?.points ?? [], [series]);
+  const answered: Aggregation = history.data?.aggregation ?? 'original';
+  const aggregated = answered !== 'original';
+  // Accumulated quantities (rainfall) are answered as bucket totals: shown and labelled as a total.
+  const summed = aggregated && (series as { aggregate?: 'sum' | 'avg' } | undefined)?.aggregate === 'sum';
+  const points = useMemo(
+    () => (summed ? (series?.points ?? []).map((p) => ({ ...p, value: p.sum ?? p.value })) : (series?.points ?? [])),
+    [series, summed],
+  );
   const unit = series?.unit ?? '';
   const label = series?.label ?? quantity ?? '';
-  const aggregated = history.data?.aggregation !== undefined && history.data.aggregation !== 'original';
+  const valueTitle = `${summed ? t('col.total') : aggregated ? t('col.avg') : t('col.value')}${unit ? ` (${unit})` : ''}`;
+  const timeTitle = withZone(aggregated ? t('col.period') : t('col.time'), zoneLabel);
+  const timeText = (ts: string) => fmtPeriod(ts, answered, zone);
 
   const option = useMemo(() => {
-    const list: ChartSeries[] = [{ name: label, unit, points, band: aggregated }];
+    const list: ChartSeries[] = [
+      { name: summed ? `${label} (${t('col.total')})` : label, unit, points, band: aggregated && !summed, bar: summed },
+    ];
     for (const k of derived)
       list.push({
         name: t(`derived.${k}`),
@@ -88,16 +110,12 @@ export default function HistoryDataPage() {
         yAxis: 1,
         dashed: true,
       });
-    return timeChartOption(list, { min: t('col.min'), max: t('col.max') });
-  }, [points, derived, label, unit, aggregated, t]);
+    return timeChartOption(list, { min: t('col.min'), max: t('col.max') }, zone);
+  }, [points, derived, label, unit, aggregated, summed, zone, t]);
 
   const columns: TableColumnsType<HistoryPoint> = [
-    { key: 'ts', title: aggregated ? t('col.period') : t('col.time'), width: 180, render: (_, p) => fmtTime(p.ts) },
-    {
-      key: 'value',
-      title: `${aggregated ? t('col.avg') : t('col.value')}${unit ? ` (${unit})` : ''}`,
-      render: (_, p) => fmtValue(p.value),
-    },
+    { key: 'ts', title: timeTitle, width: zoneLabel ? 240 : 180, render: (_, p) => timeText(p.ts) },
+    { key: 'value', title: valueTitle, render: (_, p) => fmtValue(p.value) },
     ...(aggregated
       ? [
           { key: 'min', title: t('col.min'), render: (_: unknown, p: HistoryPoint) => fmtValue(p.min) },
@@ -113,15 +131,15 @@ export default function HistoryDataPage() {
   const exportCsv = () => {
     if (!device) return;
     const header = [
-      aggregated ? t('col.period') : t('col.time'),
-      `${aggregated ? t('col.avg') : t('col.value')}${unit ? ` (${unit})` : ''}`,
+      timeTitle,
+      valueTitle,
       ...(aggregated ? [t('col.min'), t('col.max'), t('col.count')] : []),
       t('derived.rate'),
       t('derived.acceleration'),
       t('derived.variation'),
     ];
     const rows = points.map((p) => [
-      fmtTime(p.ts),
+      timeText(p.ts),
       p.value,
       ...(aggregated ? [p.min ?? '', p.max ?? '', p.count ?? ''] : []),
       p.rate ?? '',
@@ -133,7 +151,7 @@ export default function HistoryDataPage() {
 
   const exportXlsx = async () => {
     if (!device || !platformId) return;
-    const { start, end } = resolveRange(range);
+    const { start, end } = resolveRange(range, { zone, period });
     const statisticsType: StatisticsType =
       aggregation === 'week' || aggregation === 'month' || aggregation === 'year' ? aggregation : 'day';
     setExporting(true);
@@ -142,9 +160,10 @@ export default function HistoryDataPage() {
         platformId,
         moduleId: device.moduleId,
         deviceName: device.deviceName,
-        startTime: start.format('YYYY-MM-DD'),
-        endTime: end.format('YYYY-MM-DD'),
+        startTime: new Date(start).toISOString(),
+        endTime: new Date(end).toISOString(),
         statisticsType,
+        timeZone: zone,
       });
     } catch (e) {
       void message.error((e as Error).message);
@@ -171,7 +190,7 @@ export default function HistoryDataPage() {
               loading={siteDevices.isLoading}
             />
             <QuantityPicker moduleId={device?.moduleId} value={quantity} onChange={setQuantity} />
-            <TimeRangePicker value={range} onChange={setRange} />
+            <TimeRangePicker value={range} onChange={setRange} period={period} />
           </Flex>
           <Flex gap={12} wrap align="center">
             <AggregationPicker value={aggregation} onChange={setAggregation} />

@@ -12,6 +12,7 @@ import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.t
 import { mainQuantity, useDeviceTrail, useLiveDevices, type LiveReading } from './shared/useLiveDevices.ts';
 import { fmtValue, useQuantityText } from './shared/format.ts';
 import { fmtTime } from './shared/timeRange.ts';
+import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import './monitor.css';
 
 /** A cell that flashes when its value changed by a push (the key restarts the animation). */
@@ -34,6 +35,7 @@ export function Flash({
 /** Monitor > Real-time data: the newest values of a site's devices, updated live from the socket. */
 export default function RealTimeDataPage() {
   const { t } = useTranslation('monitor');
+  const { label: zoneLabel } = useTimeZone();
   const { sites, isLoading: sitesLoading } = useMonitorSites();
   const [platformId, setPlatformId] = useChosenSite(sites);
   const [moduleId, setModuleId] = useState<number | undefined>();
@@ -81,7 +83,7 @@ export default function RealTimeDataPage() {
     },
     {
       key: 'lastReadingAt',
-      title: t('col.lastTime'),
+      title: withZone(t('col.lastTime'), zoneLabel),
       width: 170,
       render: (_, d) => (
         <Flash at={live.flash.get(`${d.deviceId}:time`)} testId={`rt-time-${d.deviceId}`}>

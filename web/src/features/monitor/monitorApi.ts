@@ -21,13 +21,41 @@ import { call } from '../../shared/api.ts';
 import { currentLanguage } from '../../shared/i18n.ts';
 import { getToken } from '../../shared/storage.ts';
 import { change } from '../monitorTypes/shared/query.ts';
-import { fmtDate, type TimeRange } from './shared/timeRange.ts';
+import { fmtDate, periodOf, resolveRange, type TimeRange } from './shared/timeRange.ts';
+import { userTimeZone, type Period } from '../../shared/time.ts';
 
-/** Range parameters of the history calls: a range name, or a custom range as dates (spec §9 yyyy-MM-dd). */
-export function rangeParams(r: TimeRange): { range: string; startTime?: string; endTime?: string } {
+/**
+ * A range as a query key: its name, a custom range's picked dates, the calendar period they are picked in and
+ * the user's zone (stable while the clock moves; the instants are computed when the request goes out).
+ */
+export function rangeParams(
+  r: TimeRange,
+  period: Period = 'day',
+): { range: string; startTime?: string; endTime?: string; period?: Period; timeZone: string } {
+  const timeZone = userTimeZone();
   if (r.kind === 'custom' && r.custom)
-    return { range: 'custom', startTime: fmtDate(r.custom[0]), endTime: fmtDate(r.custom[1]) };
-  return { range: r.kind };
+    return { range: 'custom', startTime: fmtDate(r.custom[0]), endTime: fmtDate(r.custom[1]), period, timeZone };
+  return { range: r.kind, timeZone };
+}
+
+/**
+ * The range parameters of a request: "today" and custom ranges as instants computed in the user's zone
+ * (picking 1 January means 00:00 to 24:00 of 1 January there), relative ranges by name; always with the zone,
+ * which the server buckets days, weeks, months and years in.
+ */
+export function rangeRequest(
+  r: TimeRange,
+  period: Period = 'day',
+): { range: string; startTime?: string; endTime?: string; timeZone: string } {
+  const timeZone = userTimeZone();
+  if (r.kind !== 'today' && r.kind !== 'custom') return { range: r.kind, timeZone };
+  const { start, end } = resolveRange(r, { zone: timeZone, period });
+  return {
+    range: 'custom',
+    startTime: new Date(start).toISOString(),
+    endTime: new Date(end).toISOString(),
+    timeZone,
+  };
 }
 
 export const liveKeys = {
@@ -63,15 +91,20 @@ export const fetchHistory = (p: HistoryParams, keepEarlier = false) =>
       quantity: p.quantity,
       aggregation: p.aggregation,
       maxPoints: p.maxPoints,
-      ...rangeParams(p.range),
+      ...rangeRequest(p.range, periodOf(p.aggregation)),
     },
     { keepEarlier },
   );
 
-export const fetchMaxMinAvg = (deviceId: number, quantity: string | undefined, range: TimeRange) =>
+export const fetchMaxMinAvg = (
+  deviceId: number,
+  quantity: string | undefined,
+  range: TimeRange,
+  period: Period = 'day',
+) =>
   call<MaxMinAvgData>(
     moduleDataRoutes.getMaxMinAvgData,
-    { deviceId, quantity, ...rangeParams(range) },
+    { deviceId, quantity, ...rangeRequest(range, period) },
     { keepEarlier: true },
   );
 
@@ -87,7 +120,7 @@ export const fetchSmoothPreview = (p: {
     quantity: p.quantity,
     method: p.method,
     window: p.window,
-    ...rangeParams(p.range),
+    ...rangeRequest(p.range),
   });
 
 export const applySmooth = (p: {
@@ -123,9 +156,10 @@ export async function downloadReport(p: {
   startTime: string;
   endTime: string;
   statisticsType: StatisticsType;
+  timeZone?: string;
 }): Promise<void> {
   const q = new URLSearchParams({
-    ...Object.fromEntries(Object.entries(p).map(([k, v]) => [k, String(v)])),
+    ...Object.fromEntries(Object.entries(p).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))),
     template: 'A',
     format: 'xlsx',
     language: currentLanguage(),

@@ -1,6 +1,6 @@
 import type { HistoryPoint } from '@geosentry/contract';
 import type { EChartOption } from '../../../shared/charts/EChart.tsx';
-import { fmtTime } from './timeRange.ts';
+import { formatInZone, isBrowserZone, offsetMinutes, userTimeZone, zoneLabel } from '../../../shared/time.ts';
 import { fmtValue } from './format.ts';
 
 export interface ChartSeries {
@@ -15,12 +15,42 @@ export interface ChartSeries {
   band?: boolean;
   color?: string;
   dashed?: boolean;
+  /** Draw as bars (bucket totals such as rainfall per hour or day). */
+  bar?: boolean;
 }
 
 const PALETTE = ['#1677ff', '#fa8c16', '#52c41a', '#eb2f96', '#722ed1', '#13c2c2'];
 
-/** A time chart with data zoom (inside + slider), optional min/max band, one or two y axes. */
-export function timeChartOption(series: readonly ChartSeries[], labels: { min: string; max: string }): EChartOption {
+/**
+ * Instants moved by the zone's offset, for a chart drawn in UTC (ECharts draws time axes in the browser's zone
+ * or in UTC only): its ticks then fall on the zone's midnights and hours. Offsets are kept per quarter hour.
+ */
+export function zoneShift(zone: string): (ms: number) => number {
+  const cache = new Map<number, number>();
+  return (ms) => {
+    const q = Math.floor(ms / 900_000);
+    let off = cache.get(q);
+    if (off === undefined) {
+      off = offsetMinutes(ms, zone) * 60_000;
+      cache.set(q, off);
+    }
+    return ms + off;
+  };
+}
+
+/**
+ * A time chart with data zoom (inside + slider), optional min/max band, one or two y axes. Drawn in the zone
+ * (the user's by default): the time axis is named after the zone when it is not the browser's.
+ */
+export function timeChartOption(
+  series: readonly ChartSeries[],
+  labels: { min: string; max: string },
+  zone: string = userTimeZone(),
+): EChartOption {
+  const at = zoneShift(zone);
+  // Shifted instants read as UTC are the zone's wall clock.
+  const wall = (v: number, pattern?: string) => formatInZone(v, 'UTC', pattern);
+  const zoneName = isBrowserZone(zone) ? null : zoneLabel(zone);
   // Always at least one y axis (an empty chart with no axis breaks the data zoom).
   const axes = [...new Set([0, ...series.map((s) => s.yAxis ?? 0)])].sort();
   const unitOf = (axis: number) => series.find((s) => (s.yAxis ?? 0) === axis)?.unit ?? '';
@@ -29,7 +59,7 @@ export function timeChartOption(series: readonly ChartSeries[], labels: { min: s
     const s = { ...raw, color: raw.color ?? PALETTE[i % PALETTE.length] };
     const field = s.field ?? 'value';
     const data = s.points
-      .map((p) => [Date.parse(p.ts), p[field]] as [number, number | null])
+      .map((p) => [at(Date.parse(p.ts)), p[field]] as [number, number | null])
       .filter((p): p is [number, number] => p[1] !== null && p[1] !== undefined);
     if (s.band && s.points.some((p) => p.min !== undefined && p.max !== undefined)) {
       const stack = `band-${i}`;
@@ -37,7 +67,7 @@ export function timeChartOption(series: readonly ChartSeries[], labels: { min: s
         name: `${s.name} ${labels.min}`,
         type: 'line',
         yAxisIndex: s.yAxis ?? 0,
-        data: s.points.map((p) => [Date.parse(p.ts), p.min ?? p.value]),
+        data: s.points.map((p) => [at(Date.parse(p.ts)), p.min ?? p.value]),
         stack,
         symbol: 'none',
         lineStyle: { opacity: 0 },
@@ -48,7 +78,7 @@ export function timeChartOption(series: readonly ChartSeries[], labels: { min: s
         name: `${s.name} ${labels.max}`,
         type: 'line',
         yAxisIndex: s.yAxis ?? 0,
-        data: s.points.map((p) => [Date.parse(p.ts), (p.max ?? p.value) - (p.min ?? p.value)]),
+        data: s.points.map((p) => [at(Date.parse(p.ts)), (p.max ?? p.value) - (p.min ?? p.value)]),
         stack,
         symbol: 'none',
         lineStyle: { opacity: 0 },
@@ -56,6 +86,17 @@ export function timeChartOption(series: readonly ChartSeries[], labels: { min: s
         tooltip: { show: false },
         silent: true,
       });
+    }
+    if (s.bar) {
+      out.push({
+        name: s.name,
+        type: 'bar',
+        yAxisIndex: s.yAxis ?? 0,
+        data,
+        barMaxWidth: 24,
+        itemStyle: { color: s.color },
+      });
+      return;
     }
     out.push({
       name: s.name,
@@ -78,7 +119,8 @@ export function timeChartOption(series: readonly ChartSeries[], labels: { min: s
   const shown = series.map((s) => s.name);
   return {
     animation: false,
-    grid: { left: 56, right: axes.length > 1 ? 64 : 24, top: 40, bottom: 72 },
+    useUTC: true,
+    grid: { left: 56, right: axes.length > 1 ? 64 : 24, top: 40, bottom: zoneName ? 84 : 72 },
     legend: { top: 4, data: shown, type: 'scroll' },
     tooltip: {
       trigger: 'axis',
@@ -88,11 +130,16 @@ export function timeChartOption(series: readonly ChartSeries[], labels: { min: s
         type: 'cross',
         label: {
           formatter: (p: { axisDimension?: string; value: unknown }) =>
-            p.axisDimension === 'x' ? fmtTime(p.value as number) : fmtValue(Number(p.value)),
+            p.axisDimension === 'x' ? wall(p.value as number) : fmtValue(Number(p.value)),
         },
       },
     },
-    xAxis: { type: 'time' },
+    xAxis: {
+      type: 'time',
+      ...(zoneName
+        ? { name: zoneName, nameLocation: 'middle' as const, nameGap: 28, nameTextStyle: { color: '#8c8c8c' } }
+        : {}),
+    },
     yAxis: axes.map((a, i) => ({
       type: 'value' as const,
       scale: true,
@@ -107,7 +154,7 @@ export function timeChartOption(series: readonly ChartSeries[], labels: { min: s
         height: 22,
         bottom: 12,
         filterMode: 'none',
-        labelFormatter: (v: number) => fmtTime(v).slice(0, 16),
+        labelFormatter: (v: number) => wall(v, 'YYYY-MM-DD HH:mm'),
       },
     ],
     series: out,

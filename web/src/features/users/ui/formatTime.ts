@@ -1,6 +1,2 @@
-import dayjs from 'dayjs';
-
-/** A timestamp as local date and time, or '-' when missing. */
-export function formatTime(iso: string | null | undefined): string {
-  return iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '-';
-}
+/** Time formatting lives in shared/time.ts (the user's zone); kept here for the screens that import it. */
+export { formatTime } from '../../../shared/time.ts';
