@@ -110,7 +110,8 @@ export async function buildApp(
             },
           },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default: req.ip is the peer).
+    trustProxy: config.trustProxy,
   });
   const hub = new SocketHub();
   const ctx: AppContext = { config, db, secret, hub, log: app.log };
@@ -153,7 +154,20 @@ export async function buildApp(
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
-    if (!req.url.startsWith('/api/docs')) {
+    // Answers of the API hold site data and session state: never stored by a browser or proxy (a file sets its own
+    // private caching).
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (req.url.startsWith('/api/docs')) {
+      // The API document is never framed (clickjacking of its "try it out" forms).
+      reply.header('x-frame-options', 'DENY');
+      const csp = reply.getHeader('content-security-policy');
+      reply.header(
+        'content-security-policy',
+        csp
+          ? `${String(csp).replace(/;?\s*frame-ancestors[^;]*/g, '')}; frame-ancestors 'none'`
+          : "frame-ancestors 'none'",
+      );
+    } else {
       reply.header('x-frame-options', 'SAMEORIGIN');
       const type = String(reply.getHeader('content-type') ?? '');
       if (type.startsWith('text/html')) {
@@ -174,7 +188,9 @@ export async function buildApp(
       const errors = err.issues.map((i) => {
         const field = i.path.join('.') || '(body)';
         const missing = i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined;
-        const rule = missing ? 'required' : i.code;
+        // A custom issue may name its own rule (a RULES key) in params.rule, e.g. a malformed JSON array.
+        const own = i.code === 'custom' ? (i as { params?: { rule?: unknown } }).params?.rule : undefined;
+        const rule = missing ? 'required' : typeof own === 'string' && RULES[own] ? own : i.code;
         return { field, rule, message: `${field} ${(RULES[rule] ?? RULES.custom!)[lang]}` };
       });
       return send(Status.invalid, translate(lang, 'validation', { details: errors.map((e) => e.message).join('; ') }), {

@@ -22,6 +22,12 @@ export interface RouteDef {
   tags: string[];
   query?: z.ZodType;
   body?: z.ZodType;
+  /**
+   * The session token may come as `?token=` (downloads and images opened by <img src> or a link, where no header
+   * can be sent). Every other route takes it from the `token` header only: a token in a URL ends up in logs,
+   * history and Referer headers.
+   */
+  tokenInQuery?: true;
 }
 
 export type RouteTable = Record<string, RouteDef>;

@@ -410,5 +410,6 @@ export const devicesRoutes = routeTable({
     summary: 'Download the filtered devices as CSV or XLSX (token header or ?token=)',
     tags,
     query: deviceExportQuery,
+    tokenInQuery: true,
   },
 });

@@ -176,9 +176,10 @@ export const filesRoutes = routeTable({
     method: 'GET',
     path: `${F}/getOriginalImage`,
     permission: LOGIN,
-    summary: 'The bytes of a file: images and PDF inline, anything else as an attachment (token may be in the query)',
+    summary: 'The bytes of a file: images inline, anything else as an attachment (token may be in the query)',
     tags,
     query: fileImageQuery,
+    tokenInQuery: true,
   },
   download: {
     method: 'GET',
@@ -187,6 +188,7 @@ export const filesRoutes = routeTable({
     summary: 'The bytes of a file, always as an attachment (token may be in the query)',
     tags,
     query: fileImageQuery,
+    tokenInQuery: true,
   },
   getDocument: {
     method: 'GET',

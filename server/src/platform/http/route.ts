@@ -36,11 +36,20 @@ export function caller(c: { user: SessionUser | null }): SessionUser {
   return c.user;
 }
 
-/** Reads the session token from the `token` header (or the `token` query parameter, for downloads). */
-export function tokenOf(req: FastifyRequest): string | undefined {
+/** Reads the session token from the `token` header. */
+export function headerToken(req: FastifyRequest): string | undefined {
   const h = req.headers.token;
   const fromHeader = Array.isArray(h) ? h[0] : h;
-  if (fromHeader) return fromHeader;
+  return fromHeader || undefined;
+}
+
+/**
+ * Reads the session token from the `token` header, or the `token` query parameter where no header can be sent
+ * (the browser socket, and routes marked `tokenInQuery`: downloads and images).
+ */
+export function tokenOf(req: FastifyRequest): string | undefined {
+  const h = headerToken(req);
+  if (h) return h;
   const q = (req.query as Record<string, unknown> | undefined)?.token;
   return typeof q === 'string' && q ? q : undefined;
 }
@@ -79,7 +88,9 @@ export function defineRoute<D extends RouteDef>(
       const lang = parseLanguage(req.headers.language);
       const params = (req.params ?? {}) as Record<string, string>;
       const user =
-        'public' in def.permission ? null : await resolveSession(ctx.db, tokenOf(req), ctx.config.sessionIdleMs);
+        'public' in def.permission
+          ? null
+          : await resolveSession(ctx.db, def.tokenInQuery ? tokenOf(req) : headerToken(req), ctx.config.sessionIdleMs);
       if (!mayCall(user, def.permission, params)) throw new AppError(Status.noPermission, 'noPermission');
       const query = def.query ? def.query.parse(req.query ?? {}) : {};
       const body = def.body ? def.body.parse(req.body ?? {}) : {};
