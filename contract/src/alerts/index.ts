@@ -27,13 +27,19 @@ export const stateOfLevel = (level: number): 'alert' | 'alarm' => (level >= 3 ? 
  * - threshold: the value itself (static plane);
  * - cumulativeChange: v_i minus the device's initial value of the quantity (devices.initialValues) or, when
  *   unset, its first stored reading;
- * - currentChange: v_i minus the first reading inside the window [t_i - window, t_i];
- * - rate: v_i - v_(i-1), rounded to 2 decimals (spec §9; the window, if set, is the longest gap allowed);
+ * - currentChange: v_i minus the first reading inside the window (t_i - window, t_i];
+ * - rate: v_i - v_(i-1), rounded to 2 decimals (spec §9; the window, if set, is the longest gap allowed: the
+ *   previous reading at most one window before);
  * - thresholdRate: the value crosses `value` AND the rate crosses `rateValue` (both in the rule's direction);
  * - acceleration: rate_i - rate_(i-1), rounded to 2 decimals (spec §9);
  * - increment: the sum of the quantity over the window (e.g. rainfall over 24 h, mm);
  * - rainfallIntensity (beyond the spec): intensity-duration threshold I = a·D^(-b) over the rainfall windows
  *   1, 3, 6, 12, 24, 48 h: fires when the mean intensity (mm/h) over some window D reaches a·D^(-b).
+ * Every window is (t_i - window, t_i], open at its start and closed at its end: a reading exactly one window
+ * before t_i is outside (current change, the ratio's share, increment, rainfall intensity alike).
+ * Readings that arrive late (older than readings already judged) are judged in their place, and the later
+ * readings whose value they change (within the rules' windows; for rate / acceleration the next one or two)
+ * are judged again: firings are keyed by (rule, device, reading time), so nothing is raised twice.
  */
 export const ALERT_VALUE_TYPES = [
   'threshold',
@@ -129,7 +135,10 @@ export const alertRuleFields = {
   direction: optEnum(ALERT_DIRECTIONS),
   windowN: optInt(z.number().min(1).max(1000)),
   windowUnit: optEnum(WINDOW_UNITS),
-  /** Alert ratio 0..1 (spec §5, §9): the share of the window's readings that must meet the condition. */
+  /**
+   * Alert ratio 0..1 (spec §5, §9): the share of the window's readings (t - window, t] that must meet the
+   * condition. Needs a window: a ratio without one is refused (alertRatioNeedsWindow).
+   */
   ratio: rawValue(),
   /** Contact group of the notifications feature (alertGroup id). */
   groupId: optInt(),
@@ -195,7 +204,8 @@ export type AlertRuleProblem =
   | 'alertValueFormat'
   | 'alertRateValueFormat'
   | 'alertWindowRequired'
-  | 'alertRatioRange';
+  | 'alertRatioRange'
+  | 'alertRatioNeedsWindow';
 
 /** Value types compared "above" unless told otherwise; changes, rates and accelerations default to |x|. */
 export const ABOVE_BY_DEFAULT: readonly AlertValueType[] = [
@@ -248,6 +258,8 @@ export function checkAlertRule(
   if (!blank(input.ratio)) {
     ratio = parseAlertNumber(input.ratio);
     if (ratio === null || ratio < 0 || ratio > 1) problems.push({ field: 'ratio', key: 'alertRatioRange' });
+    // A ratio is a share of the window's readings: without a window it has nothing to count.
+    else if (!input.windowN || !input.windowUnit) problems.push({ field: 'ratio', key: 'alertRatioNeedsWindow' });
   }
   if (notify) {
     if (!input.channels || input.channels.length === 0)
@@ -436,6 +448,12 @@ export interface AlertEvidence {
   readings: { ts: string; value: number }[];
   /** Multi-device rules: each member's level and value at the decision. */
   members?: { deviceId: number; quantity: string; level: number; metric: number; ts: string }[];
+  /**
+   * Judged with a late reading: a reading older than ones already judged arrived (a logger resending its buffer
+   * after an outage) and this reading was judged (again) with it; `lateReadingAt` is that late reading's time.
+   */
+  late?: boolean;
+  lateReadingAt?: string;
   /** Offline alerts: when the device was last seen, and its offline hours. */
   lastSeenAt?: string | null;
   offlineHours?: number | null;
@@ -474,9 +492,16 @@ export interface AlertRow {
   processed: 0 | 1 | 2;
   threshold: number | null;
   firstValue: number | null;
+  /** The latest reading folded into the alert (it may be back under the limit). */
   lastValue: number | null;
-  /** The computed value that crossed (latest hit). */
+  /** The computed value of the latest hit (change, rate, sum ...; the reading itself for threshold). */
   metric: number | null;
+  /**
+   * The value that raised the alert's current level: the computed value compared with `threshold` (the limit)
+   * at the raise or the last escalation; `triggerAt` is that reading's time. Null for offline alerts.
+   */
+  triggerValue: number | null;
+  triggerAt: string | null;
   /** Hits folded into this alert (1 when raised). */
   count: number;
   firstAt: string;

@@ -19,8 +19,10 @@ import {
   combineMembers,
   evaluateFamily,
   firstAtOrAfter,
+  judgeIndices,
   lookbackOf,
   rateAt,
+  reachOfAll,
   timeIndex,
   windowMs,
   type EvalRule,
@@ -90,6 +92,8 @@ interface DeviceWindow {
   expiresAt: number;
   series: Map<string, QuantitySeries>;
 }
+/** Devices whose newest judged reading is kept (beyond that they are forgotten and found again: newestBefore). */
+const MAX_JUDGED = 200_000;
 /** Most readings evaluated in one pass. */
 const MAX_PASS = 20_000;
 /**
@@ -229,9 +233,17 @@ export function indicesOf(ts: readonly number[], times: readonly number[]): numb
 interface DevicePlan {
   quantities: {
     quantity: string;
-    /** Single-device rules by value type, highest level first. */
-    families: { valueType: string; records: repo.RuleRecord[]; rules: EvalRule[] }[];
-    relations: repo.RelationRecord[];
+    /**
+     * Single-device rules by value type, highest level first, and how far a late reading's effect reaches
+     * under them (reachOf: the later readings to judge again).
+     */
+    families: {
+      valueType: string;
+      records: repo.RuleRecord[];
+      rules: EvalRule[];
+      reach: { ms: number; points: number };
+    }[];
+    relations: { relation: repo.RelationRecord; rules: EvalRule[]; reach: { ms: number; points: number } }[];
   }[];
   lookbackMs: number;
   lookbackPoints: number;
@@ -263,17 +275,21 @@ export const toEvalRule = (r: {
 export function evidenceWindow(s: Series, i: number, rule: EvalRule): { ts: string; value: number }[] {
   const w = windowMs(rule);
   let from = Math.max(0, i - 19);
-  if (w !== null) while (from > 0 && s.ts[from - 1]! >= s.ts[i]! - w) from--;
+  if (w !== null) while (from > 0 && s.ts[from - 1]! > s.ts[i]! - w) from--;
   from = Math.max(from, i - 199);
   const out: { ts: string; value: number }[] = [];
   for (let j = from; j <= i; j++) out.push({ ts: new Date(s.ts[j]!).toISOString(), value: s.v[j]! });
   return out;
 }
 
-function evidenceOf(s: Series, f: Firing, relationId: number | null): AlertEvidence {
+/**
+ * The evidence of a firing. `late`: the time of the earliest late reading of the pass (one that arrived after
+ * newer readings had been judged), recorded on the firings at or after it: they were judged (again) with it.
+ */
+function evidenceOf(s: Series, f: Firing, relationId: number | null, late: string | null): AlertEvidence {
   const r = f.rule;
   const w = windowMs(r);
-  return {
+  const e: AlertEvidence = {
     ruleId: relationId === null ? r.id : null,
     relationId,
     valueType: r.valueType,
@@ -292,6 +308,32 @@ function evidenceOf(s: Series, f: Firing, relationId: number | null): AlertEvide
     acceleration: f.computed.acceleration ?? accelerationAt(s, f.index, w),
     readings: evidenceWindow(s, f.index, r),
   };
+  if (late !== null && late <= e.ts) {
+    e.late = true;
+    e.lateReadingAt = late;
+  }
+  return e;
+}
+
+/** The rules of a multi-device rule, one per level (no ratio). */
+function relationRules(x: repo.RelationRecord): EvalRule[] {
+  return x.levels.map((l) => toEvalRule({ ...x, level: l.level, value: l.value, rateValue: null, ratio: null }));
+}
+
+/**
+ * The newest reading time of a window that is not among a pass's times (sorted): the newest reading judged
+ * before, when the engine has not kept it (after a start, or once forgotten). Walks back over the pass's own
+ * readings only.
+ */
+export function newestBefore(times: readonly number[], passTimes: readonly number[]): number {
+  let j = passTimes.length - 1;
+  for (let i = times.length - 1; i >= 0; i--) {
+    const t = times[i]!;
+    while (j >= 0 && passTimes[j]! > t) j--;
+    if (j >= 0 && passTimes[j] === t) continue;
+    return t;
+  }
+  return -Infinity;
 }
 
 /**
@@ -312,6 +354,11 @@ export class AlertEngine {
    * operator edited or deleted is dropped at once (forgetReadings).
    */
   private windows = new Map<number, DeviceWindow>();
+  /**
+   * The newest reading time judged per device: a reading before it is late, and the readings after it within
+   * the rules' reach are judged again (a number per device; kept when windows are dropped).
+   */
+  private judgedUpTo = new Map<number, number>();
   private deviceCache = new Map<number, { at: number; device: repo.EvalDevice }>();
   /** Decisions waiting for the next store (see storeInOrder), and the store being written. */
   private pending_: StoreBatch = newStoreBatch();
@@ -509,7 +556,8 @@ export class AlertEngine {
     for (const r of singles) {
       const x = quantity(r.quantity);
       let fam = x.families.find((f) => f.valueType === r.valueType);
-      if (!fam) x.families.push((fam = { valueType: r.valueType, records: [], rules: [] }));
+      if (!fam)
+        x.families.push((fam = { valueType: r.valueType, records: [], rules: [], reach: { ms: 0, points: 0 } }));
       const rule = toEvalRule(r);
       fam.records.push(r);
       fam.rules.push(rule);
@@ -519,11 +567,16 @@ export class AlertEngine {
       for (const m of x.members) {
         if (m.deviceId !== deviceId) continue;
         const q = quantity(m.quantity);
-        if (!q.relations.includes(x)) q.relations.push(x);
-        for (const l of x.levels)
-          all.push(toEvalRule({ ...x, id: x.id, level: l.level, value: l.value, rateValue: null, ratio: null }));
+        if (q.relations.some((y) => y.relation === x)) continue;
+        const rules = relationRules(x);
+        q.relations.push({ relation: x, rules, reach: reachOfAll(rules) });
+        all.push(...rules);
       }
-    for (const x of byQuantity.values()) for (const f of x.families) f.rules.sort((a, b) => b.level - a.level);
+    for (const x of byQuantity.values())
+      for (const f of x.families) {
+        f.rules.sort((a, b) => b.level - a.level);
+        f.reach = reachOfAll(f.rules);
+      }
     // The evidence keeps the readings before a firing one (and its rate and acceleration).
     let lookbackMs = 0;
     let lookbackPoints = EVIDENCE_BEFORE;
@@ -581,6 +634,12 @@ export class AlertEngine {
       if (!device || device.platformId === null) continue;
       const win = windowOf.get(deviceId)!;
       const newTs = timesOf(rs);
+      // The newest reading judged before this pass: a reading before it arrived late (a logger resending its
+      // buffer after an outage), and the later readings within its reach are judged again with it.
+      const judgedUpTo = this.judgedUpTo.get(deviceId) ?? newestBefore(win.times, newTs);
+      if (this.judgedUpTo.size > MAX_JUDGED) this.judgedUpTo.clear();
+      this.judgedUpTo.set(deviceId, Math.max(judgedUpTo, newTs[newTs.length - 1]!));
+      const late = newTs[0]! < judgedUpTo ? new Date(newTs[0]!).toISOString() : null;
       const decisions: Decision[] = [];
       for (const { quantity: q, families, relations } of this.planOf(deviceId).quantities) {
         // The whole window of the quantity (kept from pass to pass) and where this pass's readings are in it.
@@ -588,9 +647,10 @@ export class AlertEngine {
         const s = seriesOf(win, q);
         const idx = indicesOf(s.ts, newTs);
         if (idx.length === 0) continue;
-        for (const { valueType, records, rules: evalRules } of families) {
+        for (const { valueType, records, rules: evalRules, reach } of families) {
           const base = valueType === 'cumulativeChange' ? await this.baseOf(device, q) : null;
-          for (const f of evaluateFamily(s, idx, evalRules, base, s)) {
+          const judge = late === null ? idx : judgeIndices(s.ts, idx, judgedUpTo, reach);
+          for (const f of evaluateFamily(s, judge, evalRules, base, s)) {
             const rec = records.find((r) => r.id === f.rule.id)!;
             decisions.push({
               deviceId,
@@ -609,11 +669,14 @@ export class AlertEngine {
               groupId: rec.groupId,
               channels: rec.channels,
               pushIntervalMinutes: rec.pushIntervalMinutes,
-              evidence: evidenceOf(s, f, null),
+              evidence: evidenceOf(s, f, null, late),
             });
           }
         }
-        for (const x of relations) decisions.push(...(await this.relationDecisions(x, device, q, s, idx)));
+        for (const x of relations) {
+          const judge = late === null ? idx : judgeIndices(s.ts, idx, judgedUpTo, x.reach);
+          decisions.push(...(await this.relationDecisions(x.relation, x.rules, device, q, s, judge, late)));
+        }
       }
       if (decisions.length) {
         decisions.sort((a, b) => a.ts - b.ts);
@@ -746,14 +809,13 @@ export class AlertEngine {
 
   private async relationDecisions(
     x: repo.RelationRecord,
+    levelRules: readonly EvalRule[],
     device: repo.EvalDevice,
     q: string,
     s: QuantitySeries,
     idx: readonly number[],
+    late: string | null,
   ): Promise<Decision[]> {
-    const levelRules = x.levels.map((l) =>
-      toEvalRule({ ...x, level: l.level, value: l.value, rateValue: null, ratio: null }),
-    );
     const base = x.valueType === 'cumulativeChange' ? await this.baseOf(device, q) : null;
     const firings = new Map(evaluateFamily(s, idx, levelRules, base, s).map((f) => [f.index, f]));
     let state = this.members.get(x.id);
@@ -763,7 +825,10 @@ export class AlertEngine {
     const out: Decision[] = [];
     for (const i of idx) {
       const f = firings.get(i);
-      state.set(key, { level: f?.rule.level ?? 0, metric: f?.computed.metric ?? null, ts: s.ts[i]! });
+      // A member's current level is that of its newest reading (a reading judged again does not replace it).
+      const had = state.get(key);
+      if (!had || had.ts <= s.ts[i]!)
+        state.set(key, { level: f?.rule.level ?? 0, metric: f?.computed.metric ?? null, ts: s.ts[i]! });
       if (!f) continue;
       const now = s.ts[i]!;
       const current = [...state.entries()].filter(([, m]) => Math.abs(now - m.ts) <= span);
@@ -772,7 +837,7 @@ export class AlertEngine {
         x.mode === 'twoAgree' ? 'twoAgree' : 'any',
       );
       if (level === 0) continue;
-      const evidence = evidenceOf(s, f, x.id);
+      const evidence = evidenceOf(s, f, x.id, late);
       evidence.threshold = x.levels.find((l) => l.level === level)?.value ?? f.rule.value;
       evidence.members = current.map(([k, m]) => {
         const [d, qq] = k.split(':');
@@ -888,7 +953,8 @@ export class AlertEngine {
             const f = folds.get(alertId);
             if (f) {
               f.n++;
-              f.last = values;
+              // The latest values are the newest reading's (a late reading judged again is older).
+              if (d.ts >= f.lastAt) f.last = values;
               f.lastAt = Math.max(f.lastAt, d.ts);
               if (escalate) f.esc = values;
             } else folds.set(alertId, { n: 1, last: values, lastAt: d.ts, esc: escalate ? values : null });

@@ -93,11 +93,91 @@ export function lookbackOf(r: EvalRule): { ms: number; points: number } {
 
 export function compare(x: number, value: number, direction: AlertDirection): boolean {
   if (direction === 'above') return x >= value;
+/**
+ * How far a reading's effect reaches forward under a rule: adding a reading at index L (a late one) can change
+ * the decision at the next `points` readings and at every later reading up to `ms` after the last of those.
+ * The mirror of lookbackOf: a decision at t depends on the readings of (t - window, t] (twice the window when
+ * a ratio counts readings whose own values look back a window), and rate / acceleration on the one / two
+ * readings before. cumulativeChange's base is the device's initial value (or its first stored reading: a late
+ * reading older than every stored one is not followed through the whole history).
+ */
+export function reachOf(r: EvalRule): { ms: number; points: number } {
+  const w = windowMs(r) ?? 0;
+  const ratio = r.ratio ? w : 0;
+  switch (r.valueType) {
+    case 'threshold':
+    case 'cumulativeChange':
+      return { ms: ratio, points: 0 };
+    case 'currentChange':
+    case 'increment':
+      return { ms: w + ratio, points: 0 };
+    case 'rate':
+    case 'thresholdRate':
+      return { ms: ratio, points: 1 };
+    case 'acceleration':
+      return { ms: ratio, points: 2 };
+    case 'rainfallIntensity':
+      return { ms: Math.max(...RAINFALL_WINDOWS_HOURS) * 3_600_000 + ratio, points: 0 };
+  }
+}
+
+/** The widest reach of a list of rules (reachOf). */
+export function reachOfAll(rules: readonly EvalRule[]): { ms: number; points: number } {
+  let ms = 0;
+  let points = 0;
+  for (const r of rules) {
+    const x = reachOf(r);
+    if (x.ms > ms) ms = x.ms;
+    if (x.points > points) points = x.points;
+  }
+  return { ms, points };
+}
+
+/**
+ * The readings to judge in a pass: the new ones (`idx`, indices into `ts`, sorted) and, when some of them are
+ * late (before `judgedUpTo`, the newest reading already judged for the device), every later reading within
+ * their reach (reachOf), whose rate, acceleration, window sum or base the late reading changed. Answers `idx`
+ * itself when nothing is late (the usual case: no allocation, no walk).
+ */
+export function judgeIndices(
+  ts: readonly number[],
+  idx: readonly number[],
+  judgedUpTo: number,
+  reach: { ms: number; points: number },
+): readonly number[] {
+  if (idx.length === 0 || ts[idx[0]!]! >= judgedUpTo || (reach.ms === 0 && reach.points === 0)) return idx;
+  const out: number[] = [];
+  let k = 0;
+  let untilIndex = -1;
+  let untilTs = -Infinity;
+  for (let i = idx[0]!; i < ts.length; i++) {
+    const fresh = k < idx.length && idx[k] === i;
+    if (fresh) k++;
+    else if (i > untilIndex && ts[i]! > untilTs) {
+      // Beyond every late reading's reach: on to the next new reading, if any.
+      if (k === idx.length) break;
+      i = idx[k]! - 1;
+      continue;
+    }
+    out.push(i);
+    if (fresh && ts[i]! < judgedUpTo) {
+      const last = Math.min(i + reach.points, ts.length - 1);
+      if (last > untilIndex) untilIndex = last;
+      if (ts[last]! + reach.ms > untilTs) untilTs = ts[last]! + reach.ms;
+    }
+  }
+  return out;
+}
+
   if (direction === 'below') return x <= value;
   return Math.abs(x) >= Math.abs(value);
 }
 
-/** Rate at i: difference of consecutive readings to 2 decimals (spec §9); null for the first reading or a gap. */
+/**
+ * Rate at i: difference of consecutive readings to 2 decimals (spec §9); null for the first reading or a gap.
+ * The rule's window is here the longest gap allowed (a previous reading at most `maxGapMs` before), not a
+ * window of readings: with readings every 10 minutes a 10-minute window still has a rate.
+ */
 export function rateAt(s: Series, i: number, maxGapMs: number | null = null): number | null {
   if (i < 1) return null;
   if (maxGapMs !== null && s.ts[i]! - s.ts[i - 1]! > maxGapMs) return null;
@@ -167,6 +247,15 @@ export function timeIndex(ts: readonly number[], t: number, end = ts.length - 1,
 
 /** Sum of the values in (t_i - ms, t_i]; with running sums in O(log n). */
 export function sumOver(s: Series, i: number, ms: number, ps?: PrefixSums): number {
+/**
+ * Index of the first reading of the window ending at reading i: the window is (t_i - ms, t_i] (open at its
+ * start, closed at its end), the one convention of every window of the engine (current change, ratio,
+ * increment, rainfall intensity). A reading exactly `ms` before t_i is outside. Times are whole milliseconds.
+ */
+export function windowStart(ts: readonly number[], i: number, ms: number): number {
+  return timeIndex(ts, Math.floor(ts[i]! - ms) + 1, i);
+}
+
   const from = s.ts[i]! - ms;
   if (ps) {
     // j: the first point with ts > from (times are whole milliseconds).
@@ -301,7 +390,6 @@ function intensityPasses(s: Series, i: number, a: number, b: number, sums?: Pref
 /** Computes a rule at reading i of a series (no ratio applied). `base` is the cumulative-change origin. */
 export function computeAt(s: Series, i: number, r: EvalRule, base: number | null, sums?: PrefixSums): Computed {
   const pv = s.v[i]!;
-  const pt = s.ts[i]!;
   const w = windowMs(r);
   const out: Computed = { metric: null, pass: false, base: null, change: null, rate: null, acceleration: null };
   switch (r.valueType) {
@@ -317,7 +405,7 @@ export function computeAt(s: Series, i: number, r: EvalRule, base: number | null
     }
     case 'currentChange': {
       if (w === null) break;
-      const j = timeIndex(s.ts, pt - w, i);
+      const j = windowStart(s.ts, i, w);
       out.base = s.v[j]!;
       out.change = tidy(pv - s.v[j]!);
       out.metric = out.change;
@@ -366,7 +454,6 @@ export function computeAt(s: Series, i: number, r: EvalRule, base: number | null
  */
 export function passesAt(s: Series, i: number, r: EvalRule, base: number | null, sums?: PrefixSums): boolean {
   const pv = s.v[i]!;
-  const pt = s.ts[i]!;
   let metric: number | null = null;
   switch (r.valueType) {
     case 'threshold':
@@ -380,7 +467,7 @@ export function passesAt(s: Series, i: number, r: EvalRule, base: number | null,
     case 'currentChange': {
       const w = windowMs(r);
       if (w === null) break;
-      const j = timeIndex(s.ts, pt - w, i);
+      const j = windowStart(s.ts, i, w);
       metric = tidy(pv - s.v[j]!);
       break;
     }
@@ -406,14 +493,14 @@ export function passesAt(s: Series, i: number, r: EvalRule, base: number | null,
 
 /**
  * The decision of a rule at reading i: the reading itself must meet the rule and, with a ratio and a window,
- * at least that share of the window's readings [t_i - window, t_i] must meet it too.
+ * at least that share of the window's readings (t_i - window, t_i] must meet it too.
  */
 export function decideAt(s: Series, i: number, r: EvalRule, base: number | null, sums?: PrefixSums): Computed {
   const c = computeAt(s, i, r, base, sums);
   if (!c.pass || !r.ratio) return c;
   const w = windowMs(r);
   if (w === null) return c;
-  const from = Math.max(timeIndex(s.ts, s.ts[i]! - w), i - 500);
+  const from = Math.max(windowStart(s.ts, i, w), i - 500);
   let met = 0;
   let n = 0;
   for (let j = from; j <= i; j++) {

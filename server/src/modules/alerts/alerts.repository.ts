@@ -813,6 +813,8 @@ export async function insertAlerts(tx: Tx, list: readonly NewAlert[]): Promise<n
           first_value: a.value,
           last_value: a.value,
           metric: a.metric,
+          trigger_value: a.metric ?? a.value,
+          trigger_at: a.kind === 'offline' ? null : at,
           first_at: at,
           last_at: at,
           evidence: JSON.stringify(a.evidence),
@@ -845,13 +847,15 @@ export async function foldIntoAlerts(
   const iso = (t: number): string => new Date(t).toISOString();
   await sql`update alerts a set
       count = a.count + f.n,
-      last_value = f.last_value,
-      metric = f.metric,
+      last_value = case when f.last_at >= a.last_at then f.last_value else a.last_value end,
+      metric = case when f.last_at >= a.last_at then f.metric else a.metric end,
       last_at = greatest(a.last_at, f.last_at),
       updated_at = now(),
       evidence = case when f.esc then f.evidence else a.evidence end,
       level = case when f.esc then f.level else a.level end,
       escalated_at = case when f.esc then f.esc_at else a.escalated_at end,
+      trigger_value = case when f.esc then f.trigger_value else a.trigger_value end,
+      trigger_at = case when f.esc then f.esc_at else a.trigger_at end,
       rule_id = case when f.esc then f.rule_id else a.rule_id end,
       threshold = case when f.esc then f.threshold else a.threshold end,
       value_type = case when f.esc then f.value_type else a.value_type end,
@@ -866,9 +870,10 @@ export async function foldIntoAlerts(
       ${col((x) => x.esc?.rule_id ?? null)}::int[], ${col((x) => x.esc?.threshold ?? null)}::float8[],
       ${col((x) => x.esc?.value_type ?? null)}::text[], ${col((x) => x.esc?.group_id ?? null)}::int[],
       ${col((x) => (x.esc ? x.esc.channels.join(',') : null))}::text[],
-      ${col((x) => x.esc?.push_interval_minutes ?? null)}::int[]
+      ${col((x) => x.esc?.push_interval_minutes ?? null)}::int[],
+      ${col((x) => (x.esc ? (x.esc.metric ?? x.esc.value) : null))}::float8[]
     ) as f(id, n, last_value, metric, last_at, esc, evidence, level, esc_at, rule_id, threshold, value_type,
-           group_id, channels, push_interval_minutes)
+           group_id, channels, push_interval_minutes, trigger_value)
     where a.id = f.id`.execute(tx);
 }
 
@@ -1025,6 +1030,8 @@ const alertCols = [
   'a.first_value',
   'a.last_value',
   'a.metric',
+  'a.trigger_value',
+  'a.trigger_at',
   'a.count',
   'a.first_at',
   'a.last_at',
@@ -1058,6 +1065,8 @@ export interface AlertRecord {
   firstValue: number | null;
   lastValue: number | null;
   metric: number | null;
+  triggerValue: number | null;
+  triggerAt: string | null;
   count: number;
   firstAt: string;
   lastAt: string;
@@ -1092,6 +1101,8 @@ const presentAlert = (r: any): AlertRecord => ({
   firstValue: r.first_value,
   lastValue: r.last_value,
   metric: r.metric,
+  triggerValue: r.trigger_value ?? null,
+  triggerAt: isoOrNull(r.trigger_at ?? null),
   count: r.count,
   firstAt: iso(r.first_at),
   lastAt: iso(r.last_at),

@@ -518,6 +518,8 @@ export class AlertsService {
       firstValue: a.firstValue,
       lastValue: a.lastValue,
       metric: a.metric,
+      triggerValue: a.triggerValue,
+      triggerAt: a.triggerAt,
       count: a.count,
       firstAt: a.firstAt,
       lastAt: a.lastAt,

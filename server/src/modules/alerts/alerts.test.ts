@@ -153,6 +153,10 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
       [{ level: 1, value: 5, groupId: undefined }, 'Please select the alert contact group'],
       [{ level: 1, value: 5, ratio: 2 }, 'The alert ratio must be between 0 and 1'],
       [
+        { level: 1, value: 5, ratio: 0.5 },
+        'An alert ratio needs a time window: set the window (number and unit) or clear the ratio',
+      ],
+      [
         { level: 1, value: 5, valueType: 'thresholdRate' },
         'The second value (rate, or exponent b) format is incorrect',
       ],
@@ -167,6 +171,12 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
     }
     const zh = await t.api('POST', `${V}/add`, { token: admin, lang: 'zh', body: rule(dev.wl!, { level: 1 }) });
     expect(zh.info).toBe('告警值格式不正确');
+    const ko = await t.api('POST', `${V}/add`, {
+      token: admin,
+      lang: 'ko',
+      body: rule(dev.wl!, { level: 1, value: 5, ratio: '0.5', windowN: 10 }),
+    });
+    expect(ko.info).toBe('경보 비율에는 시간 창이 필요합니다. 시간 창(값과 단위)을 설정하거나 비율을 지우세요');
     // Form-encoded, as the console sends it.
     const form = await t.api('POST', `${V}/add`, {
       token: admin,

@@ -493,6 +493,8 @@ export interface Database {
     metric: number | null;
     count: Generated<number>;
     first_at: Date | string;
+    trigger_value?: number | null;
+    trigger_at?: Date | string | null;
     last_at: Date | string;
     escalated_at: Date | string | null;
     evidence: ColumnType<unknown, string, string>;

@@ -886,6 +886,11 @@ export const MESSAGES = {
   },
   alertReportSummary: { en: 'Summary', zh: '汇总', ko: '요약' },
   alertReportAlerts: { en: 'Alerts', zh: '告警', ko: '경보' },
+  alertRatioNeedsWindow: {
+    en: 'An alert ratio needs a time window: set the window (number and unit) or clear the ratio',
+    zh: '告警比例需要时间窗口：请设置时间窗口（数值和单位）或清除比例',
+    ko: '경보 비율에는 시간 창이 필요합니다. 시간 창(값과 단위)을 설정하거나 비율을 지우세요',
+  },
   alertReportFrom: { en: 'From', zh: '开始', ko: '시작' },
   alertReportTo: { en: 'To', zh: '结束', ko: '종료' },
   alertReportTotal: { en: 'Total', zh: '合计', ko: '합계' },
