@@ -155,6 +155,15 @@ function Evidence({ alert }: { alert: AlertDetail }) {
     { key: 'change', label: t('evidence.change'), children: fmtNum(ev.change) },
     { key: 'rate', label: t('evidence.rate'), children: fmtNum(ev.rate) },
     { key: 'acc', label: t('evidence.acceleration'), children: fmtNum(ev.acceleration) },
+    ...(ev.late && ev.lateReadingAt
+      ? [
+          {
+            key: 'late',
+            label: t('evidence.late'),
+            children: t('evidence.lateText', { time: fmtTime(ev.lateReadingAt) }),
+          },
+        ]
+      : []),
     ...(ev.lastSeenAt !== undefined
       ? [{ key: 'lastSeen', label: t('evidence.lastSeenAt'), children: fmtTime(ev.lastSeenAt) }]
       : []),
@@ -528,13 +537,45 @@ export function AlertDetailDrawer({
                 { key: 'quantity', label: t('fields.quantity'), children: a.showName || a.quantity || '-' },
                 {
                   key: 'value',
-                  label: t('fields.value'),
-                  children: (
-                    <Typography.Text strong style={{ color: levelTextHex(a.level), fontSize: 16 }}>
-                      {a.valueType === 'offline' ? t('types.offline') : fmtNum(a.metric ?? a.lastValue)}
-                    </Typography.Text>
-                  ),
+                  label: a.valueType === 'offline' ? t('fields.value') : t('fields.trigger'),
+                  children:
+                    a.valueType === 'offline' ? (
+                      <Typography.Text strong style={{ color: levelTextHex(a.level), fontSize: 16 }}>
+                        {t('types.offline')}
+                      </Typography.Text>
+                    ) : (
+                      <Space size={6} wrap>
+                        <Typography.Text
+                          strong
+                          style={{ color: levelTextHex(a.level), fontSize: 16 }}
+                          data-testid="alert-detail-trigger"
+                        >
+                          {fmtNum(a.triggerValue ?? a.metric ?? a.lastValue)}
+                        </Typography.Text>
+                        <Typography.Text type="secondary">
+                          {t('list.threshold', { value: fmtNum(a.threshold) })}
+                          {a.triggerAt ? ` · ${fmtTime(a.triggerAt)}` : ''}
+                        </Typography.Text>
+                      </Space>
+                    ),
                 },
+                ...(a.valueType === 'offline'
+                  ? []
+                  : [
+                      {
+                        key: 'latest',
+                        label: t('fields.latest'),
+                        children: (
+                          <span data-testid="alert-detail-latest">
+                            {fmtNum(a.metric ?? a.lastValue)}
+                            {a.metric !== null && a.lastValue !== null && a.metric !== a.lastValue
+                              ? ` (${t('evidence.value')} ${fmtNum(a.lastValue)})`
+                              : ''}
+                            <Typography.Text type="secondary"> · {fmtTime(a.lastAt)}</Typography.Text>
+                          </span>
+                        ),
+                      },
+                    ]),
                 {
                   key: 'rule',
                   label: t('fields.rule'),

@@ -101,15 +101,26 @@ export default function AlertsPage() {
       render: (v: string, row) => v || row.quantity || '-',
     },
     {
-      title: t('fields.value'),
+      // The value that raised the current level, beside the limit (the rule column); the latest value apart.
+      title: <Tooltip title={t('list.triggerHint')}>{t('fields.trigger')}</Tooltip>,
       key: 'value',
-      width: 130,
+      width: 140,
       align: 'right',
-      render: (_v, row) => (
-        <Typography.Text strong style={{ color: levelTextHex(row.level) }} data-testid="alert-value">
-          {row.valueType === 'offline' ? t('types.offline') : fmtNum(row.metric ?? row.lastValue)}
-        </Typography.Text>
-      ),
+      render: (_v, row) =>
+        row.valueType === 'offline' ? (
+          <Typography.Text strong style={{ color: levelTextHex(row.level) }} data-testid="alert-value">
+            {t('types.offline')}
+          </Typography.Text>
+        ) : (
+          <Flex vertical align="end">
+            <Typography.Text strong style={{ color: levelTextHex(row.level) }} data-testid="alert-value">
+              {fmtNum(row.triggerValue ?? row.metric ?? row.lastValue)}
+            </Typography.Text>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="alert-latest">
+              {t('list.latest', { value: fmtNum(row.metric ?? row.lastValue) })}
+            </Typography.Text>
+          </Flex>
+        ),
     },
     {
       title: t('fields.rule'),
