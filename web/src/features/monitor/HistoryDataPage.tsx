@@ -19,7 +19,7 @@ import {
 } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DownloadOutlined, FileExcelOutlined } from '@ant-design/icons';
-import type { HistoryPoint, StatisticsType } from '@geosentry/contract';
+import type { HistoryPoint, QuantityStats, StatisticsType } from '@geosentry/contract';
 import { hasPermission, useSession } from '../../shared/session.ts';
 import { EChart } from '../../shared/charts/EChart.tsx';
 import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
@@ -172,7 +172,10 @@ export default function HistoryDataPage() {
     }
   };
 
-  const st = stats.data?.stats.find((s) => s.quantity === quantity);
+  const st = stats.data?.stats.find((s) => s.quantity === quantity) as
+    (QuantityStats & { aggregate?: 'sum' | 'avg'; sum?: number | null }) | undefined;
+  // An accumulated quantity's figure over the range is its total, not an average.
+  const statTotal = st?.aggregate === 'sum';
   const empty = !history.isLoading && points.length === 0;
   return (
     <Flex vertical gap={12} data-testid="monitor-history">
@@ -241,7 +244,7 @@ export default function HistoryDataPage() {
           [
             ['max', st?.max, st?.maxTs],
             ['min', st?.min, st?.minTs],
-            ['avg', st?.avg, null],
+            statTotal ? (['total', st?.sum, null] as const) : (['avg', st?.avg, null] as const),
             ['change', st?.change, null],
             ['count', st?.count, null],
           ] as const
