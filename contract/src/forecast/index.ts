@@ -27,31 +27,75 @@ export const PREDICTION_TYPES = [0, 1] as const;
 export type PredictionType = (typeof PREDICTION_TYPES)[number];
 export const PREDICTION_METHOD: Record<PredictionType, 'holt' | 'gm11'> = { 0: 'holt', 1: 'gm11' };
 
+/** The validation rule (server RULES key) of a field holding malformed JSON array text (`data=[1,2`). */
+export const NUM_LIST_JSON_RULE = 'jsonNumberArray';
+
 /**
- * A list of finite numbers: a JSON array, a repeated form field, or comma-separated text (form-encoded
- * clients send `data=1.2,1.3,1.5`). Blank items are refused, not skipped.
+ * A list of finite numbers: a JSON array in a JSON body, a JSON array as the text of a form field (what a
+ * form-encoded client sends for an array: `data=[1.2,1.3,1.5]`), a repeated form field, or comma-separated text
+ * (`data=1.2,1.3,1.5`). Text starting with `[` must be a JSON array of numbers: malformed JSON is refused with its
+ * own rule (`NUM_LIST_JSON_RULE`), not read as comma-separated text. Blank items are refused, not skipped.
  */
 export const zNumList = (max: number): z.ZodPreprocess<z.ZodArray<z.ZodNumber>, unknown> =>
-  z.preprocess((v) => {
+  z.preprocess((v, ctx) => {
     if (v === undefined || v === null) return v;
     if (v === '') return [];
-    const arr = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v];
+    let arr: unknown[];
+    if (typeof v === 'string' && v.trim().startsWith('[')) {
+      try {
+        const parsed: unknown = JSON.parse(v);
+        if (!Array.isArray(parsed)) throw new Error('not an array');
+        arr = parsed;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: NUM_LIST_JSON_RULE, params: { rule: NUM_LIST_JSON_RULE }, input: v });
+        return z.NEVER;
+      }
+    } else arr = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v];
     return arr.map((x) => (typeof x === 'string' ? (x.trim() === '' ? NaN : Number(x.trim())) : x));
   }, z.array(z.number().finite()).max(max));
+
+const SERIES_FORMS =
+  'data: a JSON array, or in a form-encoded body a JSON array as text (data=[1.2,1.3]), comma-separated ' +
+  'numbers (data=1.2,1.3) or a repeated field; malformed JSON array text is refused with its own message.';
+/** API document text of getPrediction: the model and its fit-statistics convention. */
+export const HOLT_DESCRIPTION =
+  "Holt's linear (double exponential) smoothing, initial level x1 and trend x2 - x1, alpha and beta chosen on " +
+  'a 0.01 grid by the least sum of squared one-step errors. Fit statistics convention: C (posterior variance ' +
+  'ratio, population standard deviations) and P are computed on the n - 1 one-step-ahead errors of values ' +
+  '2..n (the first value is the starting level, never forecast); RMSE and MAPE on values 2..n. ' +
+  SERIES_FORMS;
+/** API document text of gmPrediction. */
+export const GM_DESCRIPTION =
+  'Grey model GM(1,1) (values <= 0 are shifted before fitting and back after). Fit statistics convention ' +
+  '(textbook posterior-error test): C = S2 / S1 and P over all n residuals, the first being 0 (e.g. 2.874, ' +
+  '3.278, 3.337, 3.390, 3.679 gives C = 0.2125, P = 1, good); RMSE and MAPE on values 2..n. ' +
+  SERIES_FORMS;
+/** API document text of inverseVelocity: the velocity convention and what the band means. */
+export const INVERSE_VELOCITY_DESCRIPTION =
+  "Fukuzono's inverse-velocity failure-time estimate (decision support, not a warning). Velocity = change of " +
+  'cumulative displacement over `window` intervals / elapsed days, placed at the midpoint in time of those ' +
+  'intervals; 1/v of the positive velocities is fitted by least squares against time and the failure time is ' +
+  'where the line reaches 0. The band (failureTimeEarliest..failureTimeLatest) is where the line shifted by ' +
+  '+-2 residual standard errors of 1/v reaches 0: the scatter of the points about the line, not a confidence ' +
+  'interval; it leaves out the uncertainty of the slope and any change of regime.';
 
 /**
  * Body of both prediction calls (spec §7): the series, how many of its last values to fit, how many steps
  * to predict. `type` is accepted on both paths and must match the path when given (0 on getPrediction,
  * 1 on gmPrediction).
  */
-export const predictionBody = z.object({
+const predictionFields = {
   data: zNumList(FORECAST_LIMITS.maxData),
   sampleNum: zInt().pipe(z.number().min(FORECAST_LIMITS.minSample).max(FORECAST_LIMITS.maxSample)),
   predictNum: zInt().pipe(z.number().min(1).max(FORECAST_LIMITS.maxPredict)),
   type: zInt()
     .pipe(z.union([z.literal(0), z.literal(1)]))
     .optional(),
-});
+};
+export const predictionBody = z.object(predictionFields);
+/** The bodies as the API document describes them (the same validation, with each model's convention). */
+const holtBody = z.object(predictionFields).describe(HOLT_DESCRIPTION);
+const gmBody = z.object(predictionFields).describe(GM_DESCRIPTION);
 export type PredictionBody = z.output<typeof predictionBody>;
 
 /**
@@ -59,11 +103,13 @@ export type PredictionBody = z.output<typeof predictionBody>;
  * `times` epoch milliseconds, strictly increasing; `values` cumulative displacement in mm (same length).
  * `window`: velocity = displacement difference over this many intervals (smoothing; default 3).
  */
-export const inverseVelocityBody = z.object({
-  times: zNumList(FORECAST_LIMITS.maxInversePoints),
-  values: zNumList(FORECAST_LIMITS.maxInversePoints),
-  window: zInt().pipe(z.number().min(1).max(FORECAST_LIMITS.maxWindow)).optional(),
-});
+export const inverseVelocityBody = z
+  .object({
+    times: zNumList(FORECAST_LIMITS.maxInversePoints),
+    values: zNumList(FORECAST_LIMITS.maxInversePoints),
+    window: zInt().pipe(z.number().min(1).max(FORECAST_LIMITS.maxWindow)).optional(),
+  })
+  .describe(INVERSE_VELOCITY_DESCRIPTION);
 export type InverseVelocityBody = z.output<typeof inverseVelocityBody>;
 
 /**
@@ -73,13 +119,28 @@ export type InverseVelocityBody = z.output<typeof inverseVelocityBody>;
 export const ACCURACY_GRADES = ['good', 'qualified', 'barely', 'unqualified'] as const;
 export type AccuracyGrade = (typeof ACCURACY_GRADES)[number];
 
-/** Fit statistics, computed on the one-step residuals of values 2..n of the sample (the first value is the start). */
+/**
+ * Which residuals the posterior-error test (C, P) is computed on:
+ * - `allResiduals` (GM(1,1), the textbook convention of grey-system theory): e(k) = x0(k) - x^0(k) for all n
+ *   values of the sample, the first being 0 (the model starts from x0(1));
+ * - `oneStepAhead` (Holt): the n - 1 one-step-ahead errors of values 2..n (the first value is the starting
+ *   level and is never forecast, so it is no test of the model).
+ */
+export const FIT_CONVENTIONS = ['allResiduals', 'oneStepAhead'] as const;
+export type FitConvention = (typeof FIT_CONVENTIONS)[number];
+/** The convention of each prediction type. */
+export const FIT_CONVENTION_OF: Record<PredictionType, FitConvention> = { 0: 'oneStepAhead', 1: 'allResiduals' };
+
+/** Fit statistics of a prediction. */
 export interface FitStats {
-  /** Root mean square error, in the series' unit. */
+  /** Which residuals C and P are computed on (see FitConvention), and how many. */
+  convention: FitConvention;
+  residualCount: number;
+  /** Root mean square error of values 2..n (both models), in the series' unit. */
   rmse: number;
-  /** Mean absolute percentage error, in percent (values equal to 0 are left out; null when all are 0). */
+  /** Mean absolute percentage error of values 2..n, in percent (values equal to 0 are left out; null when all are 0). */
   mape: number | null;
-  /** Posterior variance ratio C = S2 / S1 (S1: standard deviation of the sample, S2: of the residuals). */
+  /** Posterior variance ratio C = S2 / S1 (population standard deviations; S1 of the sample, S2 of the residuals). */
   c: number;
   /** Small-error probability P = share of residuals with |e - mean(e)| < 0.6745 * S1. */
   p: number;
@@ -116,10 +177,13 @@ export interface HoltDetails {
  * (sample - fitted, same length, residuals[0] = 0), `predicted` (predictNum values after the sample), `stats`.
  *
  * Type 0 is Holt's linear (double exponential) smoothing: it follows a level and a trend, suits series
- * that drift or turn, and accepts any sign. Type 1 is the grey model GM(1,1): it fits an exponential to the
+ * that drift or turn, and accepts any sign; its C and P are computed on the n - 1 one-step-ahead errors
+ * (`oneStepAhead`). Type 1 is the grey model GM(1,1): it fits an exponential to the
  * accumulated series, suits short, smooth, monotone-ish series, and needs positive values, so when a
  * sampled value is <= 0 the whole sample is shifted by `shift` = max(1, range) - min before fitting and the
- * results are shifted back (`shift` > 0 and `notes` say so).
+ * results are shifted back (`shift` > 0 and `notes` say so); its C and P follow the textbook: all n residuals,
+ * the first being 0 (`allResiduals`; the series 2.874, 3.278, 3.337, 3.390, 3.679 gives C = 0.2125, P = 1, good).
+ * Values built by arithmetic are answered without float noise (12 significant digits).
  */
 export interface PredictionAnswer {
   type: PredictionType;
@@ -143,7 +207,10 @@ export interface PredictionAnswer {
 export const INVERSE_VELOCITY_REASONS = ['notMoving', 'notAccelerating', 'poorFit'] as const;
 export type InverseVelocityReason = (typeof INVERSE_VELOCITY_REASONS)[number];
 
-/** One velocity point: t (epoch ms, middle of the difference window), v (mm/day), inv = 1/v (day/mm). */
+/**
+ * One velocity point: t (epoch ms) is the midpoint of the difference window (the velocity over an interval is
+ * the mean velocity, best placed at its middle), v (mm/day), inv = 1/v (day/mm; null when v <= 0).
+ */
 export interface VelocityPoint {
   t: number;
   v: number;
@@ -160,10 +227,13 @@ export interface InverseLinePoint {
 
 /**
  * The answer of inverseVelocity (Fukuzono's method; decision support, not a warning by itself).
- * Velocity = difference of cumulative displacement over `window` intervals / elapsed days; the inverse
- * velocity 1/v of the positive velocities is fitted by least squares against time (days); the predicted
- * failure time is where the line reaches 1/v = 0. The band: where the line shifted by -+2 residual standard
- * errors reaches zero (failureTimeEarliest .. failureTimeLatest). `applicable` is false (with `reason` and a
+ * Convention: velocity = difference of cumulative displacement over `window` intervals / elapsed days, placed
+ * at the midpoint (in time) of those intervals; the inverse velocity 1/v of the positive velocities is fitted
+ * by least squares against time (days); the predicted failure time is where the line reaches 1/v = 0.
+ * The band is the scatter of the points about the line, not a confidence interval of the failure time: the
+ * line shifted by +-2 residual standard errors of 1/v (about 95 % of the points lie within it when the
+ * scatter is normal) reaches zero between failureTimeEarliest and failureTimeLatest. It does not include the
+ * uncertainty of the slope, nor a change of the movement's regime. `applicable` is false (with `reason` and a
  * translated `reasonText`) when the movement is not accelerating (slope >= 0), too few velocities are
  * positive, or the line explains too little (R^2 < 0.5).
  */
@@ -194,7 +264,7 @@ export const forecastRoutes = routeTable({
     permission: P,
     summary: "Predict a series with Holt's double exponential smoothing (type 0)",
     tags,
-    body: predictionBody,
+    body: holtBody,
   },
   gmPrediction: {
     method: 'POST',
@@ -202,7 +272,7 @@ export const forecastRoutes = routeTable({
     permission: P,
     summary: 'Predict a series with the grey model GM(1,1) (type 1)',
     tags,
-    body: predictionBody,
+    body: gmBody,
   },
   inverseVelocity: {
     method: 'POST',

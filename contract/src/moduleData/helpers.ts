@@ -162,11 +162,8 @@ export function resolveRange(
   return to > from ? { from, to } : null;
 }
 
-/** Rounds to 2 decimals (spec §9 rate), without -0. */
-export function round2(v: number): number {
-  const r = Math.round(v * 100) / 100;
-  return r === 0 ? 0 : r;
-}
+/** Spec §9's 2-decimal rate on decimal values, and float-noise removal: one implementation, in numbers.ts. */
+export { clean, round2, round2Exact } from './numbers.ts';
 
 const WIND_16: Record<Language, readonly string[]> = {
   en: [

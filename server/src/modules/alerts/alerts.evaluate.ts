@@ -5,6 +5,7 @@ import {
   type AlertLevel,
   type AlertValueType,
   type WindowUnit,
+  round2,
 } from '@geosentry/contract';
 
 /**
@@ -62,7 +63,8 @@ export interface Computed {
   acceleration: number | null;
 }
 
-export const round2 = (x: number): number => Math.round(x * 100) / 100;
+/** Spec §9's 2 decimals on decimal values, half away from zero: the contract's one `round2`, as in history. */
+export { round2 };
 /** Removes float noise (0.1 + 0.2) from derived values without changing their meaning. */
 export const tidy = (x: number): number => Math.round(x * 1e9) / 1e9;
 
@@ -181,14 +183,14 @@ export function judgeIndices(
 export function rateAt(s: Series, i: number, maxGapMs: number | null = null): number | null {
   if (i < 1) return null;
   if (maxGapMs !== null && s.ts[i]! - s.ts[i - 1]! > maxGapMs) return null;
-  return round2(s.v[i]! - s.v[i - 1]!);
+  return round2(s.v[i]!, s.v[i - 1]!);
 }
 
 /** Acceleration at i: difference of the rates at i and i-1, to 2 decimals (spec §9). */
 export function accelerationAt(s: Series, i: number, maxGapMs: number | null = null): number | null {
   const r1 = rateAt(s, i, maxGapMs);
   const r0 = rateAt(s, i - 1, maxGapMs);
-  return r1 === null || r0 === null ? null : round2(r1 - r0);
+  return r1 === null || r0 === null ? null : round2(r1, r0);
 }
 
 /** Index of the first item with ts >= from (binary search; s is sorted by ts). */

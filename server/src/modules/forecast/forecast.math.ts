@@ -2,6 +2,7 @@
 // inverse-velocity (Fukuzono) failure-time estimate. No I/O; the service adds validation and translation.
 import type {
   AccuracyGrade,
+  FitConvention,
   FitStats,
   GmDetails,
   HoltDetails,
@@ -35,14 +36,26 @@ export function gradeOf(c: number, p: number): AccuracyGrade {
 }
 
 /**
- * Fit statistics of a sample and its fitted values. The residuals of values 2..n are used (the first fitted value
- * is the first observation by construction in both models). S1 = std of the sample, S2 = std of those residuals.
+ * Fit statistics of a sample and its fitted values. C and P (the grey-system posterior-error test) by the model's
+ * convention (`FitConvention`):
+ * - `allResiduals` (GM(1,1), as textbooks compute it): the residuals e(k) = x0(k) − x̂0(k) of all n values, the
+ *   first being 0 (x̂0(1) = x0(1) by construction);
+ * - `oneStepAhead` (Holt): the n − 1 one-step-ahead errors of values 2..n (the first value is the starting level,
+ *   never forecast).
+ * C = S2 / S1 (population standard deviations: S1 of the sample, S2 of those residuals), P = share of them with
+ * |e − mean(e)| < 0.6745·S1. RMSE and MAPE are over values 2..n for both models (the first value is not an
+ * estimate: counting its 0 would flatter the fit).
  */
-export function fitStats(sample: readonly number[], fitted: readonly number[]): FitStats {
+export function fitStats(
+  sample: readonly number[],
+  fitted: readonly number[],
+  convention: FitConvention = 'allResiduals',
+): FitStats {
   const e: number[] = [];
   let sq = 0;
   let pctSum = 0;
   let pctN = 0;
+  if (convention === 'allResiduals' && sample.length) e.push(sample[0]! - fitted[0]!);
   for (let k = 1; k < sample.length; k++) {
     const r = sample[k]! - fitted[k]!;
     e.push(r);
@@ -58,8 +71,11 @@ export function fitStats(sample: readonly number[], fitted: readonly number[]): 
   // A constant sample: a perfect fit is perfect; any error makes the fit useless (C = 1, no better than the mean).
   const c = s1 > 0 ? s2 / s1 : s2 > 0 ? 1 : 0;
   const p = e.length ? e.filter((r) => Math.abs(r - em) < 0.6745 * s1 || (s1 === 0 && r === em)).length / e.length : 1;
+  const errors = sample.length > 1 ? sample.length - 1 : 0;
   return {
-    rmse: e.length ? Math.sqrt(sq / e.length) : 0,
+    convention,
+    residualCount: e.length,
+    rmse: errors ? Math.sqrt(sq / errors) : 0,
     mape: pctN ? (pctSum / pctN) * 100 : null,
     c,
     p,

@@ -1,5 +1,7 @@
 import {
+  FIT_CONVENTION_OF,
   FORECAST_LIMITS,
+  clean,
   PREDICTION_METHOD,
   Status,
   type InverseVelocityAnswer,
@@ -13,9 +15,12 @@ import { AppError } from '../../platform/http/errors.ts';
 import { translate } from '../../platform/http/messages.ts';
 import { fitStats, gmPredict, holt, inverseVelocity } from './forecast.math.ts';
 
-/** Rounds for the answer: the numerics run in full precision, the wire carries 10 significant digits. */
-const r = (v: number): number => (Number.isFinite(v) ? Number(v.toPrecision(10)) : v);
-const rs = (vs: readonly number[]): number[] => vs.map(r);
+/**
+ * For the answer: the numerics run in full precision, the wire carries no float noise (the contract's `clean`,
+ * 12 significant digits, as history answers: 959.9999999999994 is 960).
+ */
+const r = clean;
+const rs = (vs: readonly number[]): number[] => vs.map(clean);
 
 /** Prediction of a series (spec §7) and the inverse-velocity estimate. Stateless: nothing is stored. */
 export class ForecastService {
@@ -49,7 +54,7 @@ export class ForecastService {
       ({ fitted, predicted } = h);
       holtDetails = { alpha: h.alpha, beta: h.beta, level: r(h.level), trend: r(h.trend), sse: r(h.sse) };
     }
-    const stats = fitStats(sample, fitted);
+    const stats = fitStats(sample, fitted, FIT_CONVENTION_OF[type]);
     if (!predicted.every(Number.isFinite)) throw new AppError(Status.invalid, 'forecastDiverged');
     return {
       type,
@@ -58,7 +63,8 @@ export class ForecastService {
       predictNum,
       sample,
       fitted: rs(fitted),
-      residuals: sample.map((v, i) => r(v - fitted[i]!)),
+      // Of the fitted values as answered: a fit exact but for float noise has residuals 0, not 2.8e-17.
+      residuals: sample.map((v, i) => r(v - r(fitted[i]!))),
       predicted: rs(predicted),
       stats: {
         ...stats,

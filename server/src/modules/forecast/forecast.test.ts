@@ -37,8 +37,9 @@ describe('forecast', () => {
     expect(r.data.predicted[0]).toBeCloseTo(71.39464589, 6);
     expect(r.data.fitted).toHaveLength(7);
     expect(r.data.residuals[0]).toBe(0);
-    expect(r.data.stats.grade).toBe('barely');
-    expect(r.data.stats.c).toBeCloseTo(0.51925826, 6);
+    // C and P over all 7 residuals, the first being 0 (the textbook posterior-error test).
+    expect(r.data.stats).toMatchObject({ convention: 'allResiduals', residualCount: 7, grade: 'qualified' });
+    expect(r.data.stats.c).toBeCloseTo(0.48073974, 6);
     expect(r.data.shift).toBe(0);
     expect(r.data.holt).toBeNull();
     expect(r.data.notes).toEqual([]);
@@ -56,6 +57,7 @@ describe('forecast', () => {
     expect(r.data.predicted[0]).toBeCloseTo(13, 8);
     expect(r.data.predicted[1]).toBeCloseTo(15, 8);
     expect(r.data.stats.rmse).toBeCloseTo(0, 8);
+    expect(r.data.stats).toMatchObject({ convention: 'oneStepAhead', residualCount: 4 });
     expect(r.data.holt!.alpha).toBeGreaterThan(0);
     expect(r.data.gm).toBeNull();
 
@@ -67,6 +69,83 @@ describe('forecast', () => {
     expect(repeated.status).toBe(Status.ok);
     expect(repeated.data.sample).toEqual(TEXTBOOK);
     expect(repeated.data.predicted[0]).toBeCloseTo(71.39464589, 6);
+  });
+
+  it('accepts the series as a JSON array in a form field, and says clearly when that JSON is malformed', async () => {
+    // What a form-encoded client sends for an array: data=[2.874,3.278,...] (before: "data.0 has the wrong type").
+    const r = await t.api<PredictionAnswer>('POST', `${A}/gmPrediction`, {
+      token: predictor,
+      form: true,
+      body: { data: '[2.874, 3.278, 3.337, 3.390, 3.679]', sampleNum: '5', predictNum: '1' },
+    });
+    expect(r.status).toBe(Status.ok);
+    expect(r.data.sample).toEqual([2.874, 3.278, 3.337, 3.39, 3.679]);
+    // The textbook example: C = 0.2125, P = 1, good.
+    expect(r.data.stats).toMatchObject({ c: 0.212471986075, p: 1, grade: 'good', residualCount: 5 });
+
+    const json = await t.api<PredictionAnswer>('POST', `${A}/getPrediction`, {
+      token: predictor,
+      body: { data: '[1, 3, 5, 7, 9]', sampleNum: 5, predictNum: 1 },
+    });
+    expect(json.status).toBe(Status.ok);
+    expect(json.data.sample).toEqual([1, 3, 5, 7, 9]);
+
+    for (const [lang, bad, text] of [
+      ['en', '[1, 2, 3', 'data is not a well-formed JSON array of numbers'],
+      ['zh', '[1, 2, 3,]', 'data 不是格式正确的 JSON 数字数组'],
+      ['ko', '[{"a":1}', 'data 올바른 JSON 숫자 배열이 아닙니다'],
+    ] as const) {
+      const m = await t.api<{ errors: { field: string; rule: string }[] }>('POST', `${A}/gmPrediction`, {
+        token: predictor,
+        lang,
+        form: true,
+        body: { data: bad, sampleNum: '4', predictNum: '1' },
+      });
+      expect(m.status).toBe(Status.invalid);
+      expect(m.info).toContain(text);
+      expect(m.data.errors).toEqual([expect.objectContaining({ field: 'data', rule: 'jsonNumberArray' })]);
+    }
+    // A well-formed JSON array of something else is a type error of its items, as in a JSON body.
+    const strings = await t.api<{ errors: { field: string }[] }>('POST', `${A}/gmPrediction`, {
+      token: predictor,
+      form: true,
+      body: { data: '[1, 2, "x", 4]', sampleNum: '4', predictNum: '1' },
+    });
+    expect(strings.status).toBe(Status.invalid);
+    expect(strings.data.errors[0]!.field).toBe('data.2');
+  });
+
+  it('answers values without float noise', async () => {
+    // A straight line: Holt's forecast is level + h * trend, which in binary floats carries noise.
+    const data = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
+    const r = await t.api<PredictionAnswer>('POST', `${A}/getPrediction`, {
+      token: predictor,
+      body: { data, sampleNum: 8, predictNum: 3 },
+    });
+    expect(r.status).toBe(Status.ok);
+    expect(r.data.predicted).toEqual([0.9, 1, 1.1]);
+    expect(r.data.fitted).toEqual(data);
+    for (const v of [...r.data.fitted, ...r.data.residuals, ...r.data.predicted])
+      expect(
+        String(v)
+          .replace(/^-?0\./, '')
+          .replace('.', '').length,
+      ).toBeLessThanOrEqual(12);
+  });
+
+  it('states the conventions in the API document', async () => {
+    const doc = (await t.raw('GET', '/api/docs/json')).json() as {
+      paths: Record<
+        string,
+        { post: { requestBody?: { content: Record<string, { schema: { description?: string } }> } } }
+      >;
+    };
+    const description = (path: string) =>
+      Object.values(doc.paths[`${A}/${path}`]!.post.requestBody!.content)[0]!.schema.description ?? '';
+    expect(description('gmPrediction')).toContain('over all n residuals, the first being 0');
+    expect(description('getPrediction')).toContain('n - 1 one-step-ahead errors');
+    expect(description('inverseVelocity')).toContain('midpoint in time');
+    expect(description('inverseVelocity')).toContain('not a confidence');
   });
 
   it('shifts a non-positive series for GM(1,1) and says so, in the caller language', async () => {

@@ -102,13 +102,38 @@ describe('GM(1,1)', () => {
 });
 
 describe('fit statistics and grade', () => {
-  it('computes C and P of the textbook fit', () => {
+  /** Population standard deviation, written out independently of the module. */
+  const pstd = (xs: number[]) => {
+    const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+    return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length);
+  };
+
+  it('computes C and P of GM(1,1) by the textbook convention: all n residuals, the first being 0', () => {
+    // The worked example: C = 0.2125, P = 1.0, grade good.
+    const x0 = [2.874, 3.278, 3.337, 3.39, 3.679];
+    const s = fitStats(x0, gm11(x0, 0).fitted, 'allResiduals');
+    expect(s.convention).toBe('allResiduals');
+    expect(s.residualCount).toBe(5);
+    expect(Math.round(s.c * 1e4) / 1e4).toBe(0.2125);
+    expect(s.p).toBe(1);
+    expect(s.grade).toBe('good');
+    // Over values 2..n only (the earlier convention) C is 0.2375: not the textbook's figure.
+    expect(fitStats(x0, gm11(x0, 0).fitted, 'oneStepAhead').c).toBeCloseTo(0.2375, 4);
+  });
+
+  it('computes C and P of the textbook fit under both conventions', () => {
     const g = gm11(TEXTBOOK, 0);
     const s = fitStats(TEXTBOOK, g.fitted);
-    // numpy: S2/S1 = 0.51925826, P = 5/6.
-    expect(s.c).toBeCloseTo(0.5192582617, 6);
-    expect(s.p).toBeCloseTo(5 / 6, 12);
-    expect(s.grade).toBe('barely');
+    const all = TEXTBOOK.map((v, i) => v - REF_FITTED[i]!);
+    expect(all[0]).toBe(0);
+    expect(s.c).toBeCloseTo(pstd(all) / pstd(TEXTBOOK), 6); // 0.48074
+    expect(s.p).toBeCloseTo(6 / 7, 12);
+    expect(s.grade).toBe('qualified');
+    // Holt's convention, the one-step-ahead errors of values 2..n: numpy S2/S1 = 0.51925826, P = 5/6.
+    const h = fitStats(TEXTBOOK, g.fitted, 'oneStepAhead');
+    expect(h.c).toBeCloseTo(0.5192582617, 6);
+    expect(h.p).toBeCloseTo(5 / 6, 12);
+    expect(h.grade).toBe('barely');
     const e = TEXTBOOK.slice(1).map((v, i) => v - g.fitted[i + 1]!);
     expect(s.rmse).toBeCloseTo(Math.sqrt(e.reduce((a, b) => a + b * b, 0) / e.length), 12);
     expect(s.mape).toBeCloseTo((e.reduce((a, b, i) => a + Math.abs(b / TEXTBOOK[i + 1]!), 0) / e.length) * 100, 10);

@@ -1,5 +1,5 @@
 /** Derived series (spec §9) and smoothing. Pure. */
-import { round2, type SmoothMethod } from '@geosentry/contract';
+import { clean, round2, type SmoothMethod } from '@geosentry/contract';
 
 export interface Derived {
   rate: number | null;
@@ -7,42 +7,21 @@ export interface Derived {
   variation: number;
 }
 
-/** Exact powers of ten, 10^0 to 10^22 (every one is a double without rounding). */
-const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
-
-/**
- * Removes floating-point noise (e.g. 0.30000000000000004) and -0: the value rounded to 12 significant
- * digits, as `Number(v.toPrecision(12))` gives it (half away from zero), by arithmetic: a history
- * answer cleans thousands of values, and the string round trip was a tenth of its time.
- */
-export function clean(v: number): number {
-  if (v === 0 || !Number.isFinite(v)) return v === 0 ? 0 : v;
-  const a = Math.abs(v);
-  let e = Math.floor(Math.log10(a));
-  // log10 can land one off next to a power of ten; the exact powers settle it.
-  if (e >= -22 && e < 22) {
-    if (a < (e >= 0 ? POW10[e]! : 1 / POW10[-e]!)) e--;
-    else if (a >= (e + 1 >= 0 ? POW10[e + 1]! : 1 / POW10[-(e + 1)]!)) e++;
-  }
-  const k = 11 - e; // decimals kept
-  const x = k >= 0 && k <= 22 ? a * POW10[k]! : k < 0 && k >= -22 ? a / POW10[-k]! : NaN;
-  // Next to a tie the scaled product's own rounding may decide wrongly: the string path decides those.
-  if (Number.isNaN(x) || Math.abs(x - Math.floor(x) - 0.5) < 1e-3) return Number(v.toPrecision(12)) || 0;
-  const r = k >= 0 ? Math.round(x) / POW10[k]! : Math.round(x) * POW10[-k]!;
-  return r === 0 ? 0 : v < 0 ? -r : r;
-}
+/** Float-noise removal (12 significant digits) lives in the contract, shared with the web and the forecast. */
+export { clean };
 
 /**
  * Per point, for values sorted by time: rate = value minus the previous value to 2 decimals (null on the
  * first); acceleration = rate minus the previous rate to 2 decimals (null while either is missing);
- * variation = value minus the first value.
+ * variation = value minus the first value. Both differences are taken on the decimal values and rounded half
+ * away from zero (`round2(a, b)`, the alert engine's too), so a rise and the equal fall round alike.
  */
 export function derive(values: readonly number[]): Derived[] {
   const out: Derived[] = [];
   let prevRate: number | null = null;
   for (let i = 0; i < values.length; i++) {
-    const rate = i === 0 ? null : round2(values[i]! - values[i - 1]!);
-    const acceleration = rate !== null && prevRate !== null ? round2(rate - prevRate) : null;
+    const rate = i === 0 ? null : round2(values[i]!, values[i - 1]!);
+    const acceleration = rate !== null && prevRate !== null ? round2(rate, prevRate) : null;
     out.push({ rate, acceleration, variation: clean(values[i]! - values[0]!) });
     prevRate = rate;
   }
@@ -55,11 +34,11 @@ export function derive(values: readonly number[]): Derived[] {
  */
 export function derivedAt(value: (k: number) => number, i: number): Derived {
   // No inner closure: tsx (keepNames) wraps every closure it creates, and this runs per chart point.
-  const rate = i < 1 ? null : round2(value(i) - value(i - 1));
-  const prev = i < 2 ? null : round2(value(i - 1) - value(i - 2));
+  const rate = i < 1 ? null : round2(value(i), value(i - 1));
+  const prev = i < 2 ? null : round2(value(i - 1), value(i - 2));
   return {
     rate,
-    acceleration: rate !== null && prev !== null ? round2(rate - prev) : null,
+    acceleration: rate !== null && prev !== null ? round2(rate, prev) : null,
     variation: clean(value(i) - value(0)),
   };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import {
   Status,
+  round2,
   type ClinometerAvg,
   type ClinometerRealTime,
   type DeviceStatusData,
@@ -24,7 +25,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const JAN1 = Date.UTC(2026, 0, 1);
 const iso = (t: number) => new Date(t).toISOString();
-const round2 = (v: number) => Math.round(v * 100) / 100 + 0; // + 0 turns -0 into 0
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** The water level dataset: every 30 minutes from 2026-01-01 for 90 days, with one spike and one dip. */
@@ -231,9 +231,9 @@ describe('module data (monitoring query API)', () => {
       expect(p.value).toBe(WL[i]!.v);
       expect(p.variation).toBeCloseTo(WL[i]!.v - WL[0]!.v, 9);
       if (i === 0) expect(p.rate).toBeNull();
-      else expect(p.rate).toBe(round2(WL[i]!.v - WL[i - 1]!.v));
+      else expect(p.rate).toBe(round2(WL[i]!.v, WL[i - 1]!.v));
       if (i >= 2)
-        expect(p.acceleration).toBe(round2(round2(WL[i]!.v - WL[i - 1]!.v) - round2(WL[i - 1]!.v - WL[i - 2]!.v)));
+        expect(p.acceleration).toBe(round2(round2(WL[i]!.v, WL[i - 1]!.v), round2(WL[i - 1]!.v, WL[i - 2]!.v)));
     }
   });
 
@@ -248,7 +248,7 @@ describe('module data (monitoring query API)', () => {
     const day = WL.filter((x) => x.ts >= Date.UTC(2026, 0, 2) && x.ts < Date.UTC(2026, 0, 3));
     expect(pts.map((p) => [p.ts, p.value])).toEqual(day.map((x) => [iso(x.ts), x.v]));
     expect(pts[0]!.rate).toBeNull();
-    expect(pts[1]!.rate).toBe(round2(day[1]!.v - day[0]!.v));
+    expect(pts[1]!.rate).toBe(round2(day[1]!.v, day[0]!.v));
     expect(pts[1]!.acceleration).toBeNull();
     expect(pts[5]!.variation).toBeCloseTo(day[5]!.v - day[0]!.v, 9);
   });
@@ -298,7 +298,7 @@ describe('module data (monitoring query API)', () => {
           6,
         );
         expect(p.variation).toBeCloseTo(p.value - pts[0]!.value, 6);
-        if (i > 0) expect(p.rate).toBe(round2(p.value - pts[i - 1]!.value));
+        if (i > 0) expect(p.rate).toBe(round2(p.value, pts[i - 1]!.value));
       });
     }
   });

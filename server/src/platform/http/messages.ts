@@ -922,6 +922,11 @@ export const RULES: Record<string, Record<Language, string>> = {
   not_multiple_of: { en: 'is not a valid step', zh: '不是有效的步长', ko: '올바른 단위가 아닙니다' },
   unrecognized_keys: { en: 'has unknown keys', zh: '包含未知字段', ko: '알 수 없는 키가 있습니다' },
   custom: { en: 'is not valid', zh: '无效', ko: '올바르지 않습니다' },
+  jsonNumberArray: {
+    en: 'is not a well-formed JSON array of numbers (e.g. [1.2, 1.5]; or send numbers separated by commas)',
+    zh: '不是格式正确的 JSON 数字数组（例如 [1.2, 1.5]；或以逗号分隔的数字）',
+    ko: '올바른 JSON 숫자 배열이 아닙니다 (예: [1.2, 1.5]; 또는 쉼표로 구분된 숫자)',
+  },
 };
 
 export function parseLanguage(h: unknown): Language {
