@@ -8,6 +8,9 @@
 //    Rounds alternate the sides (the machine is shared); the best round of each counts. Target: ≤ 10 % drop.
 //    Every round and latency run starts after a CHECKPOINT, so a checkpoint forced by the WAL of the phases
 //    before it does not land in one side only.
+//    1b. The same with BENCH_ALERT_LATE_PCT (5) % of the readings late by up to BENCH_ALERT_LATE_MINUTES (60) of
+//    sensor time (a logger resending its buffer): each late reading makes the engine judge again the later
+//    readings within its rules' windows. Same target: ≤ 10 % drop.
 // 2. Reading-to-alert latency: readings published at half the best acknowledged rate of part 1 (or
 //    BENCH_ALERT_LATENCY_RATE), on the sensors with rules; each sensor crosses its threshold levels 1..4 once
 //    each, staggered over the run; a browser-like socket (/api/v2/ws?token=, hello, no subscription: alerts
@@ -45,6 +48,9 @@ const cfg = {
   intervalS: num('BENCH_ALERT_INTERVAL_S', 60),
   latencySeconds: num('BENCH_ALERT_LATENCY_SECONDS', 15),
   latencyRate: num('BENCH_ALERT_LATENCY_RATE', 0),
+  /** Phase 1b: share of readings that arrive late (%, 0 skips the phase), and by how much sensor time at most. */
+  latePct: num('BENCH_ALERT_LATE_PCT', 5),
+  lateMinutes: num('BENCH_ALERT_LATE_MINUTES', 60),
   /** Concurrent API calls while adding alert values. */
   apiConcurrency: num('BENCH_ALERT_API_CONCURRENCY', 4),
 };
@@ -87,6 +93,16 @@ class Series {
     const n = this.next.get(deviceId) ?? 0;
     this.next.set(deviceId, n + 1);
     return this.start + n * cfg.intervalS * 1000;
+  }
+  /**
+   * A late reading: a time between the sensor's newest reading and `maxMs` before it, off the interval grid so
+   * it is a new reading (not a repeat of a stored one), and not before the series' start.
+   */
+  late(deviceId: number, maxMs: number, rnd: number): number {
+    const n = this.next.get(deviceId) ?? 0;
+    const newest = this.start + Math.max(0, n - 1) * cfg.intervalS * 1000;
+    const back = Math.min(maxMs, newest - this.start);
+    return Math.max(this.start + 1, newest - 1 - Math.floor(rnd * back));
   }
 }
 
@@ -189,37 +205,50 @@ async function main(): Promise<void> {
     // Sensor time starts 30 days back, so hours of minute readings fit before now.
     const series = new Series(Math.floor((Date.now() - 30 * 86400_000) / 60_000) * 60_000);
     type Side = { acked: number; ackRate: number; evalRate: number; lagMs: number; errors: number };
-    const results: { on: Side[]; off: Side[] } = { on: [], off: [] };
-    for (let round = 0; round < cfg.rounds; round++) {
-      const order = round % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-      for (const side of order) {
-        const set = side === 'on' ? on : off;
-        let strays = 0;
-        sock.on(() => strays++);
-        await checkpoint();
-        const r = await publishLoad({
-          url: mqttUrl,
-          terminals: set.terminals,
-          auth: true,
-          topic: readingTopic,
-          seconds: cfg.seconds,
-          inflight: cfg.inflight,
-          reading: (dev, n) => ({ ts: series.ts(dev.id), values: { rainfall: (n % 5) / 10 } }),
-        });
-        const done = await drained(() => strays++);
-        const s: Side = {
-          acked: r.acked,
-          ackRate: r.acked / ((r.lastAck - r.firstSent) / 1000),
-          evalRate: r.acked / ((done - r.firstSent) / 1000),
-          lagMs: done - r.lastAck,
-          errors: r.errors + (r.sent - r.acked),
-        };
-        results[side].push(s);
-        console.log(
-          `  round ${round + 1} rules ${side}: ${fmt(s.ackRate)} acked/s, ${fmt(s.evalRate)}/s evaluated, evaluation done ${fmt(s.lagMs)} ms after the last ack${strays ? `, ${strays} unexpected alerts` : ''}`,
-        );
+    let seed = 14;
+    const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    /** Rounds of both sides; `latePct` % of the readings are late by up to cfg.lateMinutes of sensor time. */
+    const throughput = async (latePct: number, label: string): Promise<{ on: Side[]; off: Side[] }> => {
+      const results: { on: Side[]; off: Side[] } = { on: [], off: [] };
+      for (let round = 0; round < cfg.rounds; round++) {
+        const order = round % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+        for (const side of order) {
+          const set = side === 'on' ? on : off;
+          let strays = 0;
+          sock.on(() => strays++);
+          await checkpoint();
+          const r = await publishLoad({
+            url: mqttUrl,
+            terminals: set.terminals,
+            auth: true,
+            topic: readingTopic,
+            seconds: cfg.seconds,
+            inflight: cfg.inflight,
+            reading: (dev, n) => ({
+              ts:
+                latePct > 0 && rnd() * 100 < latePct
+                  ? series.late(dev.id, cfg.lateMinutes * 60_000, rnd())
+                  : series.ts(dev.id),
+              values: { rainfall: (n % 5) / 10 },
+            }),
+          });
+          const done = await drained(() => strays++);
+          const s: Side = {
+            acked: r.acked,
+            ackRate: r.acked / ((r.lastAck - r.firstSent) / 1000),
+            evalRate: r.acked / ((done - r.firstSent) / 1000),
+            lagMs: done - r.lastAck,
+            errors: r.errors + (r.sent - r.acked),
+          };
+          results[side].push(s);
+          console.log(
+            `  round ${round + 1}${label} rules ${side}: ${fmt(s.ackRate)} acked/s, ${fmt(s.evalRate)}/s evaluated, evaluation done ${fmt(s.lagMs)} ms after the last ack${strays ? `, ${strays} unexpected alerts` : ''}`,
+          );
+        }
       }
-    }
+      return results;
+    };
+    const results = await throughput(0, '');
     const best = (xs: Side[], k: 'ackRate' | 'evalRate'): Side => [...xs].sort((a, b) => b[k] - a[k])[0]!;
     const oa = best(results.on, 'ackRate');
     const pa = best(results.off, 'ackRate');
@@ -239,6 +268,27 @@ async function main(): Promise<void> {
       fmt(pe.evalRate),
       `${fmt((oe.evalRate / pe.evalRate) * 100)} %, ${drop(oe.evalRate, pe.evalRate)} (target ≤ 10 %); evaluation finished ${fmt(oe.lagMs)} / ${fmt(pe.lagMs)} ms after the last ack`,
     ]);
+    if (cfg.latePct > 0) {
+      // 1b. The same with late readings (a logger resending its buffer after an outage).
+      const late = await throughput(cfg.latePct, ` (${cfg.latePct} % late)`);
+      const la = best(late.on, 'ackRate');
+      const lp = best(late.off, 'ackRate');
+      const le = best(late.on, 'evalRate');
+      const lpe = best(late.off, 'evalRate');
+      const lateErrors = [...late.on, ...late.off].reduce((a, s) => a + s.errors, 0);
+      rows.push([
+        `1b. same, ${cfg.latePct} % of the readings late by up to ${cfg.lateMinutes} min of sensor time (judged again: the later readings in their rules' windows)`,
+        fmt(la.ackRate),
+        fmt(lp.ackRate),
+        `${fmt((la.ackRate / lp.ackRate) * 100)} %, ${drop(la.ackRate, lp.ackRate)} (target ≤ 10 %); unacked/errors ${lateErrors}`,
+      ]);
+      rows.push([
+        '   same, readings/s until alert evaluation has caught up',
+        fmt(le.evalRate),
+        fmt(lpe.evalRate),
+        `${fmt((le.evalRate / lpe.evalRate) * 100)} %, ${drop(le.evalRate, lpe.evalRate)}; evaluation finished ${fmt(le.lagMs)} / ${fmt(lpe.lagMs)} ms after the last ack`,
+      ]);
+    }
 
     // ------------------------------------------------------------------------------ 2. latency
     const devs = devicesOf(on.terminals);
