@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isTimeZone } from '@geosentry/contract';
 
 /** Every setting comes from the environment (README "Configuration" lists them). */
 export interface Config {
@@ -43,12 +44,25 @@ export interface Config {
   /** Notification attempts before a message is marked failed, and the first retry delay (doubling each time). */
   notifyMaxAttempts: number;
   notifyRetryMs: number;
-  /** Time zone of the {time} placeholder in alert messages. */
-  notifyTimeZone: string;
+  /**
+   * The system time zone (TIME_ZONE, IANA name; default the machine's): the calendar of buckets, "today" and
+   * times in messages for users without a zone of their own.
+   */
+  timeZone: string;
+  /** Deprecated (NOTIFY_TIME_ZONE): when set, the zone of {time} in every alert message, whoever receives it. */
+  notifyTimeZone: string | null;
 }
 
 const on = (v: string | undefined, dflt: boolean): boolean =>
   v === undefined || v === '' ? dflt : !['off', '0', 'false', 'no'].includes(v.toLowerCase());
+
+/** An IANA time zone setting (unset: null); a name that is not a time zone stops the start with a clear message. */
+function zoneSetting(env: NodeJS.ProcessEnv, name: 'TIME_ZONE' | 'NOTIFY_TIME_ZONE'): string | null {
+  const v = env[name]?.trim();
+  if (!v) return null;
+  if (!isTimeZone(v)) throw new Error(`${name}=${v} is not an IANA time zone name (e.g. Asia/Shanghai, UTC)`);
+  return v;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const here = path.dirname(new URL(import.meta.url).pathname);
@@ -84,7 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     gatewayToken: env.GATEWAY_TOKEN || null,
     notifyMaxAttempts: Number(env.NOTIFY_MAX_ATTEMPTS ?? 6),
     notifyRetryMs: Number(env.NOTIFY_RETRY_SECONDS ?? 30) * 1000,
-    notifyTimeZone: env.NOTIFY_TIME_ZONE || 'UTC',
+    timeZone: zoneSetting(env, 'TIME_ZONE') ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
+    notifyTimeZone: zoneSetting(env, 'NOTIFY_TIME_ZONE'),
     ...overrides,
   };
 }

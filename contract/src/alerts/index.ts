@@ -599,12 +599,16 @@ export interface AlertCounts {
   openTotal: number;
   untreated: number;
   preProcess: number;
-  /** Alerts raised today (server's UTC day) and in the last 7 days. */
+  /** Alerts raised today and in the last 7 days (local days of `timeZone`). */
   today: number;
   last7Days: number;
-  /** Raised per day over the last 7 days, oldest first. */
+  /** Raised per local day over the last 7 days, oldest first. */
   daily: { day: string; count: number }[];
+  /** The zone whose days these are: the request's timeZone, else the user's, else the server's TIME_ZONE. */
+  timeZone: string;
 }
+/** getCounts: timeZone (IANA name; default the user's zone, else TIME_ZONE). */
+export const alertCountsQuery = z.object({ timeZone: zOptText(64) });
 
 export const platformAndAlertQuery = z.object({ platformId: optInt(), regionCode: zOptText(20) });
 /** bigData/getPlatformAndAlert: sites with their open alert counts by level and their state. */
@@ -628,11 +632,14 @@ export const alertReportQuery = z.object({
   startTime: zOptText(40),
   endTime: zOptText(40),
   period: optEnum(ALERT_REPORT_PERIODS),
+  /** Dates without an offset and the periods are local to this IANA zone (default the user's, else TIME_ZONE). */
+  timeZone: zOptText(64),
 });
 export interface AlertReport {
   from: string;
   to: string;
   period: AlertReportPeriod;
+  timeZone: string;
   total: number;
   byLevel: { level: AlertLevel; count: number }[];
   byPlatform: { platformId: number; name: string; count: number; levels: Record<'1' | '2' | '3' | '4', number> }[];
@@ -868,6 +875,7 @@ export const alertsRoutes = routeTable({
     permission: LOGIN,
     summary: "Alert counts for the home page and the big screen (caller's data scope)",
     tags,
+    query: alertCountsQuery,
   },
   report: {
     method: 'GET',

@@ -3,10 +3,11 @@
  * names, wind direction names, tilt resultant. No I/O.
  */
 import type { Language } from '../api/envelope.ts';
+import { bucketStart, instantOfWall, nextBucket, wallTime } from './time.ts';
 
 type Labels = Record<Language, string>;
 
-/** Time ranges of history screens (spec §9). All dates are UTC (the rollup buckets are UTC hours/days). */
+/** Time ranges of history screens (spec §9). Dates are local to the request's time zone (see time.ts). */
 export const TIME_RANGES = ['today', '24h', '3d', '7d', '1m', '3m', 'custom'] as const;
 export type TimeRange = (typeof TIME_RANGES)[number];
 export const TIME_RANGE_LABELS: Record<TimeRange, Labels> = {
@@ -30,7 +31,7 @@ export const RANGE_SPAN_MS: Record<Exclude<TimeRange, 'today' | 'custom'>, numbe
   '3m': 90 * DAY,
 };
 
-/** Date aggregation (spec §9): raw readings, or buckets by UTC hour, day, ISO week (Monday), month, year. */
+/** Date aggregation (spec §9): raw readings, or buckets by local hour, day, ISO week (Monday), month, year. */
 export const AGGREGATIONS = ['original', 'hour', 'day', 'week', 'month', 'year'] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
 export const AGGREGATION_LABELS: Record<Aggregation, Labels> = {
@@ -52,7 +53,8 @@ export type StatisticsType = (typeof STATISTICS_TYPES)[number];
  */
 export const REPORT_TEMPLATES = ['A', 'B', 'C', 'D', 'E'] as const;
 export type ReportTemplate = (typeof REPORT_TEMPLATES)[number];
-export const REPORT_STATS = ['max', 'min', 'avg', 'first', 'last', 'change', 'count'] as const;
+/** `sum` replaces `avg` in the columns of a report whose quantities are all accumulated (rainfall). */
+export const REPORT_STATS = ['max', 'min', 'avg', 'first', 'last', 'change', 'count', 'sum'] as const;
 export type ReportStat = (typeof REPORT_STATS)[number];
 export const REPORT_TEMPLATE_COLUMNS: Record<ReportTemplate, readonly ReportStat[]> = {
   A: ['max', 'min', 'avg', 'change'],
@@ -69,6 +71,7 @@ export const REPORT_STAT_LABELS: Record<ReportStat, Labels> = {
   last: { en: 'Last', zh: '末值', ko: '마지막 값' },
   change: { en: 'Change', zh: '变化量', ko: '변화량' },
   count: { en: 'Readings', zh: '数据条数', ko: '데이터 수' },
+  sum: { en: 'Total', zh: '累计值', ko: '합계' },
 };
 
 /** Rainfall windows in hours (spec §9). */
@@ -95,23 +98,28 @@ export const MODULE_DATA_LIMITS = {
 } as const;
 
 /**
- * Parses a time given as yyyy-MM-dd (UTC midnight), yyyy-MM-dd HH:mm[:ss] (UTC), ISO 8601 (with or without
- * zone; without = UTC) or epoch milliseconds. Returns epoch ms, or null when it is not a time.
+ * Parses a time given as yyyy-MM-dd (midnight), yyyy-MM-dd HH:mm[:ss] (a local reading), ISO 8601 (with or
+ * without zone; without = a local reading) or epoch milliseconds. Local readings are read in `timeZone`
+ * (default UTC). Returns epoch ms, or null when it is not a time.
  */
-export function parseTime(v: unknown): number | null {
+export function parseTime(v: unknown, timeZone = 'UTC'): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v !== 'string') return null;
   const s = v.trim();
   if (/^\d{10,14}$/.test(s)) return Number(s);
   let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (m) return utc(+m[1]!, +m[2]!, +m[3]!, 0, 0, 0, 0);
+  if (m) {
+    const day = utc(+m[1]!, +m[2]!, +m[3]!, 0, 0, 0, 0);
+    return day === null ? null : instantOfWall(day, timeZone);
+  }
   m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(s);
   if (!m) return null;
   const ms = m[7] ? Number(m[7].padEnd(3, '0')) : 0;
   const base = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, m[6] ? +m[6] : 0, ms);
   if (base === null) return null;
   const z = m[8];
-  if (!z || z === 'Z') return base;
+  if (!z) return instantOfWall(base, timeZone);
+  if (z === 'Z') return base;
   const sign = z.startsWith('-') ? -1 : 1;
   const digits = z.slice(1).replace(':', '');
   const off = (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
@@ -139,26 +147,25 @@ export interface TimeWindow {
 
 /**
  * Resolves a range name (or custom start/end) to [from, to). Relative ranges end now; `today` starts at
- * UTC midnight. Custom: startTime required; endTime defaults to now; a date-only endTime includes that day.
- * Returns null when custom times are missing or invalid or the window is empty.
+ * local midnight of `timeZone` (default UTC). Custom: startTime required; endTime defaults to now; a
+ * date-only endTime includes that local day (23 or 25 hours on a daylight-saving day). Local readings
+ * are read in `timeZone`. Returns null when custom times are missing or invalid or the window is empty.
  */
 export function resolveRange(
   range: TimeRange | undefined,
   startTime: string | number | undefined,
   endTime: string | number | undefined,
   now: number = Date.now(),
+  timeZone = 'UTC',
 ): TimeWindow | null {
   const r: TimeRange = range ?? (startTime !== undefined ? 'custom' : '24h');
-  if (r === 'today') {
-    const d = new Date(now);
-    return { from: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()), to: now };
-  }
+  if (r === 'today') return { from: bucketStart(now, 'day', timeZone), to: now };
   if (r !== 'custom') return { from: now - RANGE_SPAN_MS[r], to: now };
-  const from = parseTime(startTime);
+  const from = parseTime(startTime, timeZone);
   if (from === null) return null;
-  let to = endTime === undefined || endTime === '' ? now : parseTime(endTime);
+  let to = endTime === undefined || endTime === '' ? now : parseTime(endTime, timeZone);
   if (to === null) return null;
-  if (isDateOnly(endTime)) to += DAY;
+  if (isDateOnly(endTime)) to = nextBucket(to, 'day', timeZone);
   return to > from ? { from, to } : null;
 }
 
@@ -250,16 +257,20 @@ export function tiltResultant(tiltX: number, tiltY: number): { resultant: number
   return { resultant: r4(resultant), azimuth: tx === 0 && ty === 0 ? 0 : r4(azimuth) % 360 };
 }
 
-/** Period label of a report row / aggregated bucket start (UTC): day yyyy-MM-dd, week yyyy-MM-dd (Monday), month yyyy-MM, year yyyy, hour yyyy-MM-dd HH:00. */
-export function periodLabel(bucketIso: string, kind: StatisticsType | 'hour'): string {
-  const d = bucketIso.slice(0, 10);
+/**
+ * Period label of a report row / aggregated bucket start: day yyyy-MM-dd, week yyyy-MM-dd (Monday), month
+ * yyyy-MM, year yyyy, hour yyyy-MM-dd HH:00, read on the local calendar of `timeZone` (default UTC).
+ */
+export function periodLabel(bucketIso: string, kind: StatisticsType | 'hour', timeZone = 'UTC'): string {
+  const local = timeZone === 'UTC' ? bucketIso : new Date(wallTime(Date.parse(bucketIso), timeZone)).toISOString();
+  const d = local.slice(0, 10);
   switch (kind) {
     case 'hour':
-      return `${d} ${bucketIso.slice(11, 13)}:00`;
+      return `${d} ${local.slice(11, 13)}:00`;
     case 'month':
-      return bucketIso.slice(0, 7);
+      return local.slice(0, 7);
     case 'year':
-      return bucketIso.slice(0, 4);
+      return local.slice(0, 4);
     default:
       return d;
   }

@@ -1,7 +1,7 @@
 // The moduleData feature's contract: the monitoring query API (real-time values, history, statistics,
 // data processing, rain windows, GNSS solution quality, module reports, site device status).
 import { z } from 'zod';
-import { zInt, zIntList, zOptText, zText } from '../api/zod.ts';
+import { decimalInt, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 import { optEnum, optInt, optNum } from '../devices/fields.ts';
 import type { DeviceState } from '../devices/index.ts';
@@ -21,12 +21,18 @@ import {
 } from './helpers.ts';
 
 export * from './helpers.ts';
+export * from './time.ts';
 
 /**
  * Design notes.
- * - Times in answers are ISO 8601 UTC strings. Times in requests: yyyy-MM-dd, yyyy-MM-dd HH:mm[:ss] (UTC),
- *   ISO 8601 or epoch ms. A date-only endTime includes that whole day. Buckets are UTC (hour, day, ISO week
- *   starting Monday, month, year).
+ * - Times in answers are ISO 8601 UTC strings. Times in requests: yyyy-MM-dd, yyyy-MM-dd HH:mm[:ss] (local),
+ *   ISO 8601 (without an offset: local) or epoch ms. A date-only endTime includes that whole local day.
+ * - Local = the request's `timeZone` (an IANA name), else the user's time zone (user info), else the
+ *   server's TIME_ZONE. Buckets (hour, day, ISO week starting Monday, month, year) and `today` follow its
+ *   calendar (a daylight-saving day has 23 or 25 hours); a bucket is labelled by its local start as an
+ *   instant. Answers that are an object name the zone they used (`timeZone`).
+ * - Accumulated quantities (rainfall; `accumulated` in the monitor-type catalogue) combine by sum: their
+ *   aggregated points' value is the bucket's sum and the series says `aggregate: 'sum'` (else 'avg').
  * - Every call is limited to the caller's data scope: a device or site outside it answers exactly like a
  *   missing one (deviceNotFound / platformNotFound).
  * - Quantities are the keys of contract/src/monitorTypes/catalogue.ts (quantitiesOf(moduleId)). Without a
@@ -60,22 +66,26 @@ export const zReqTime = () =>
     z.union([z.string().max(40), z.number()]).refine((v) => parseTime(v) !== null, { message: 'invalid time' }),
   );
 
-/** range (default 24h; custom when only startTime is given), startTime, endTime. */
+/** The time zone of the request (IANA name; default the user's, else the server's TIME_ZONE). */
+export const zTimeZone = () => zOptText(64);
+
+/** range (default 24h; custom when only startTime is given), startTime, endTime, timeZone. */
 export const rangeFields = {
   range: optEnum(TIME_RANGES),
   startTime: zTime(),
   endTime: zTime(),
+  timeZone: zTimeZone(),
 };
 
 const quantityField = zOptText(64);
 const aggregationField = z.preprocess((v) => (blank(v) ? undefined : v), z.enum(AGGREGATIONS).default('original'));
 const maxPointsField = z.preprocess(
-  (v) => (blank(v) ? undefined : typeof v === 'string' ? Number(v) : v),
+  (v) => (blank(v) ? undefined : typeof v === 'string' ? decimalInt(v) : v),
   z.number().int().min(10).max(MODULE_DATA_LIMITS.maxPoints).default(MODULE_DATA_LIMITS.defaultMaxPoints),
 );
 const methodField = z.preprocess((v) => (blank(v) ? undefined : v), z.enum(SMOOTH_METHODS).default('movingAverage'));
 const windowField = z.preprocess(
-  (v) => (blank(v) ? undefined : typeof v === 'string' ? Number(v) : v),
+  (v) => (blank(v) ? undefined : typeof v === 'string' ? decimalInt(v) : v),
   z
     .number()
     .int()
@@ -88,6 +98,8 @@ const windowField = z.preprocess(
 export const realTimeQuery = z.object({ platformId: optInt(), moduleId: optInt(), deviceId: optInt() });
 export const moduleDataPlatformQuery = z.object({ platformId: zInt() });
 export const siteOrDeviceQuery = z.object({ platformId: optInt(), deviceId: optInt() });
+/** rain/getLatestHoursData: windows are relative, so timeZone is only checked. */
+export const rainLatestQuery = siteOrDeviceQuery.extend({ timeZone: zTimeZone() });
 
 /** getHistoricalData: one device (deviceId) or a comparison (deviceIds, 2..10; deviceId joins the list). */
 export const historyQuery = z
@@ -118,6 +130,7 @@ export const smoothBody = z.object({
   quantity: zText(64),
   startTime: zReqTime(),
   endTime: zReqTime(),
+  timeZone: zTimeZone(),
   method: methodField,
   window: windowField,
 });
@@ -127,6 +140,7 @@ export const deleteDataBody = z
     deviceId: zInt(),
     startTime: zTime(),
     endTime: zTime(),
+    timeZone: zTimeZone(),
     ts: z.preprocess(
       (v) =>
         blank(v)
@@ -165,6 +179,7 @@ export const moduleReportQuery = z.object({
   deviceName: zOptText(200),
   startTime: zReqTime(),
   endTime: zReqTime(),
+  timeZone: zTimeZone(),
   statisticsType: z.preprocess((v) => (blank(v) ? undefined : v), z.enum(STATISTICS_TYPES).default('day')),
   template: z.preprocess(
     (v) => (blank(v) ? undefined : typeof v === 'string' ? v.trim().toUpperCase() : v),
@@ -211,7 +226,8 @@ export interface ClinometerRealTime extends RealTimeDevice {
 }
 
 /**
- * One point of a series. Aggregated points: ts = bucket start, value = average, min/max/count/sum of the bucket
+ * One point of a series. Aggregated points: ts = bucket start (local, see design notes), value = the bucket's
+ * average, or its sum for an accumulated quantity (series.aggregate), min/max/count/sum of the bucket
  * (buckets overlapping the window are whole).
  * Derived (spec §9): rate = value minus the previous value, 2 decimals (null on the first point);
  * acceleration = rate minus the previous rate, 2 decimals (null while undefined); variation = value minus
@@ -235,6 +251,8 @@ export interface HistorySeries {
   quantity: string;
   label: string;
   unit: string;
+  /** How buckets of the quantity combine: 'sum' (accumulated, e.g. rainfall: value = bucket sum) or 'avg'. */
+  aggregate: 'sum' | 'avg';
   /** Raw readings (original) or buckets (aggregated) in the window, before downsampling. */
   total: number;
   /** True when LTTB reduced the series to maxPoints (the global min and max points are always kept). */
@@ -251,6 +269,8 @@ export interface HistoricalData {
   from: string;
   to: string;
   aggregation: Aggregation;
+  /** The zone whose calendar the buckets follow. */
+  timeZone: string;
   devices: HistoryDevice[];
 }
 
@@ -259,7 +279,11 @@ export interface QuantityStats {
   quantity: string;
   label: string;
   unit: string;
+  /** 'sum' for an accumulated quantity (rainfall): its figure over the window is `sum`. */
+  aggregate: 'sum' | 'avg';
   count: number;
+  /** Sum of the readings. */
+  sum: number | null;
   max: number | null;
   maxTs: string | null;
   min: number | null;
@@ -276,6 +300,7 @@ export interface QuantityStats {
 export interface MaxMinAvgData extends DeviceRef {
   from: string;
   to: string;
+  timeZone: string;
   stats: QuantityStats[];
 }
 
@@ -312,7 +337,7 @@ export interface EditGnssResult {
   values: Record<string, number>;
 }
 
-/** rain/getLatestHoursData: rainfall sums (mm) over the last 1, 3, 6, 12, 24, 48 hours before now. */
+/** rain/getLatestHoursData: rainfall sums (mm) over the last 1, 3, 6, 12, 24, 48 hours: (now - w, now]. */
 export interface RainLatest extends DeviceRef {
   lastReadingAt: string | null;
   windows: { hours: number; rainfall: number }[];
@@ -380,7 +405,10 @@ export interface ModuleReport {
   columns: ReportStat[];
   from: string;
   to: string;
-  quantities: { key: string; label: string; unit: string }[];
+  /** The zone whose calendar the periods follow. */
+  timeZone: string;
+  /** aggregate 'sum': an accumulated quantity (its `sum` is the figure, not `avg`). */
+  quantities: { key: string; label: string; unit: string; aggregate: 'sum' | 'avg' }[];
   devices: ModuleReportDevice[];
 }
 
@@ -513,9 +541,9 @@ export const moduleDataRoutes = routeTable({
     method: 'GET',
     path: `${M}/rain/getLatestHoursData`,
     permission: REALTIME,
-    summary: 'Rainfall sums of rain gauges over the last 1, 3, 6, 12, 24 and 48 hours',
+    summary: 'Rainfall sums of rain gauges over the last 1, 3, 6, 12, 24 and 48 hours (t - w, t]',
     tags,
-    query: siteOrDeviceQuery,
+    query: rainLatestQuery,
   },
   /** -> GnssRealTime[]. */
   getGnssRealTimeDataAndUntie: {
@@ -570,6 +598,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Report download (format=xlsx) or its table (format=json)',
     tags,
     query: moduleReportQuery,
+    tokenInQuery: true,
   },
   /** -> DeviceStatusData. */
   getRealTimeDataAndDeviceStatus: {

@@ -20,6 +20,11 @@ export interface QuantityDef {
   label: MonitorTypeLabels;
   /** Default display unit ('' for a dimensionless value). */
   unit: string;
+  /**
+   * An amount per reading that adds up over time (rainfall: mm fallen since the last reading): a bucket or
+   * window of it is its sum, not its average.
+   */
+  accumulated?: boolean;
 }
 
 export interface MonitorType {
@@ -72,7 +77,9 @@ export const MONITOR_TYPES: readonly MonitorType[] = [
     q('pdop', '', 'PDOP', 'PDOP', 'PDOP'),
     q('fix', '', 'Fixed solution (1 fixed, 0 float)', '固定解 (1 固定, 0 浮动)', '고정해 (1 고정, 0 부동)'),
   ]),
-  t(2, 'rain', 'Rain gauge', '雨量', '강우량', [q('rainfall', 'mm', 'Rainfall', '雨量', '강우량')]),
+  t(2, 'rain', 'Rain gauge', '雨量', '강우량', [
+    { ...q('rainfall', 'mm', 'Rainfall', '雨量', '강우량'), accumulated: true },
+  ]),
   t(3, 'waterLevel', 'Water level', '水位', '수위', [waterLevel]),
   t(4, 'flow', 'Flow', '流量', '유량', [flow]),
   t(5, 'deformation', 'Deformation', '变形', '변형', [q('deformation', 'mm', 'Deformation', '变形量', '변형량')]),
@@ -163,6 +170,11 @@ export function quantitiesOf(moduleId: number): QuantityDef[] {
   if (!m) return [];
   const own = new Set(m.quantities.map((x) => x.key));
   return [...m.quantities, ...COMMON_QUANTITIES.filter((c) => !own.has(c.key))];
+}
+
+/** How buckets of a quantity combine: 'sum' for an accumulated quantity (rainfall), else 'avg'. */
+export function aggregateOf(moduleId: number, key: string): 'sum' | 'avg' {
+  return quantitiesOf(moduleId).some((x) => x.key === key && x.accumulated) ? 'sum' : 'avg';
 }
 
 const KEYS = new Map<number, ReadonlySet<string>>();

@@ -1,5 +1,5 @@
 import { LOGIN, PUBLIC, routeTable } from '../api/routes.ts';
-import { changePasswordBody, loginBody } from './schemas.ts';
+import { changePasswordBody, loginBody, updateUserInfoBody } from './schemas.ts';
 
 const tags = ['session'];
 export const sessionRoutes = routeTable({
@@ -31,6 +31,15 @@ export const sessionRoutes = routeTable({
     permission: LOGIN,
     summary: 'The signed-in user, role, permission codes and titles',
     tags,
+  },
+  /** -> UpdateUserInfoResult. */
+  updateUserInfo: {
+    method: 'POST',
+    path: '/api/v2/manage/user/updateUserInfo',
+    permission: LOGIN,
+    summary: 'Change own user settings: the time zone (IANA name; empty: none, the system zone applies)',
+    tags,
+    body: updateUserInfoBody,
   },
   logout: { method: 'GET', path: '/api/v2/manage/user/logout', permission: LOGIN, summary: 'End this session', tags },
   changePassword: {

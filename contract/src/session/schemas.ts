@@ -58,6 +58,8 @@ export interface UserInfo {
     area: string | null;
     scopeAll: boolean;
     platformIds: number[];
+    /** The user's own IANA time zone (null: none set; the console sets the browser's at the first login). */
+    timeZone: string | null;
   };
   role: { id: number; code: string; name: string; roleFileId: string | null };
   permissions: string[];
@@ -66,6 +68,16 @@ export interface UserInfo {
   projectTitle: string;
   systemIcon: string | null;
   roleFileId: string | null;
+  /** The server's TIME_ZONE: the calendar of a user without a zone of their own. */
+  systemTimeZone: string;
+}
+
+/** POST updateUserInfo: the signed-in user's own settings. timeZone: an IANA name; empty clears it (null). */
+export const updateUserInfoBody = z.object({
+  timeZone: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().max(64).nullable()),
+});
+export interface UpdateUserInfoResult {
+  timeZone: string | null;
 }
 
 /** Password change: the old password proven by a fresh signature, the new one in clear over TLS. */

@@ -1,7 +1,13 @@
 import { PHONE_CHANNELS, ALERT_CHANNELS, type AlertChannel, type AlertEvent, type Language } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import * as repo from './alertNotifications.repository.ts';
-import { backoffMs, renderMessage, type AlertFacts, type TemplateTexts } from './alertNotifications.render.ts';
+import {
+  backoffMs,
+  recipientZone,
+  renderMessage,
+  type AlertFacts,
+  type TemplateTexts,
+} from './alertNotifications.render.ts';
 import { Channels, SendError } from './alertNotifications.channels.ts';
 
 /**
@@ -166,10 +172,14 @@ export class AlertNotifier {
         at: new Date(event.at),
         suggestion: levelRow?.suggestion ?? {},
       };
-      const rendered = new Map<Language, { subject: string; body: string }>();
-      const render = (lang: Language) => {
-        let m = rendered.get(lang);
-        if (!m) rendered.set(lang, (m = renderMessage(facts, tpl, lang, this.ctx.config.notifyTimeZone)));
+      // {time} in the recipient's zone: NOTIFY_TIME_ZONE (deprecated) when set, else the zone of the user the
+      // contact is, else TIME_ZONE.
+      const rendered = new Map<string, { subject: string; body: string }>();
+      const render = (lang: Language, userZone: string | null) => {
+        const zone = this.ctx.config.notifyTimeZone ?? recipientZone(userZone, this.ctx.config.timeZone);
+        const key = `${lang}\u0000${zone}`;
+        let m = rendered.get(key);
+        if (!m) rendered.set(key, (m = renderMessage(facts, tpl, lang, zone)));
         return m;
       };
       const wanted = (event.channels?.length ? event.channels : DEFAULT_CHANNELS).filter((c) =>
@@ -183,7 +193,7 @@ export class AlertNotifier {
           const key = `${channel}\u0000${address.toLowerCase()}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          const m = render(r.language);
+          const m = render(r.language, r.timeZone);
           rows.push({
             alert_id: event.alertId,
             event_seq: seq,

@@ -1,6 +1,7 @@
 import {
   ALERT_LEVEL_COLOURS,
   fillTemplate,
+  isTimeZone,
   monitorTypeOf,
   quantitiesOf,
   type Language,
@@ -78,6 +79,11 @@ const num = (v: number | string | null, unit: string): string => {
   }
   return v;
 };
+
+/** The zone a recipient reads {time} in: the zone of the user the recipient is, if any, else the system's. */
+export function recipientZone(userZone: string | null | undefined, systemZone: string): string {
+  return userZone && isTimeZone(userZone) ? userZone : systemZone;
+}
 
 /** yyyy-MM-dd HH:mm:ss in the given time zone, followed by the zone's name. */
 export function formatTime(d: Date, timeZone: string): string {

@@ -516,6 +516,11 @@ export interface Recipient {
   phone: string | null;
   email: string | null;
   language: Language;
+  /**
+   * The time zone of the user the contact is (an enabled user with the contact's e-mail or phone and a time
+   * zone of their own), else null.
+   */
+  timeZone: string | null;
 }
 
 /** One alert event's part of a NotifyContext: whom it tells (its site, level and group) and which device it names. */
@@ -571,6 +576,7 @@ export async function notifyContext(db: Exec, wants: readonly NotifyWant[]): Pro
       phone: string | null;
       email: string | null;
       language: string;
+      tz: string | null;
     }>;
     names: Json<{
       p: number | null;
@@ -601,7 +607,11 @@ export async function notifyContext(db: Exec, wants: readonly NotifyWant[]): Pro
                                          'content', t.content, 'is_default', t.is_default))
          from alert_templates t where t.is_default or t.id in (select template_id from alert_levels)) as templates,
       (select json_agg(json_build_object('p', r.p, 'l', r.l, 'g', r.g, 'id', c.id, 'name', c.name, 'phone', c.phone,
-                                         'email', c.email, 'language', c.language) order by c.id)
+                                         'email', c.email, 'language', c.language,
+                                         'tz', (select u.time_zone from users u
+                                                where u.enabled and u.time_zone is not null
+                                                  and (lower(u.email) = lower(c.email) or u.phone = c.phone)
+                                                order by u.id limit 1)) order by c.id)
          from r join alert_contacts c on c.id = r.id) as recipients,
       -- Names by key (scalar subqueries): ingest updates the device rows all the time, and a join the planner
       -- turns into a scan of the table reads every dead version of them.
@@ -641,6 +651,7 @@ export async function notifyContext(db: Exec, wants: readonly NotifyWant[]): Pro
       phone: c.phone,
       email: c.email,
       language: c.language as Language,
+      timeZone: c.tz,
     });
   }
   for (const n of row.names ?? [])

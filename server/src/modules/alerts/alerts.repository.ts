@@ -1248,9 +1248,10 @@ export async function openCountsByLevel(db: Db, scope: DataScope) {
   return r.rows.map((x) => ({ level: x.level, status: x.status, n: Number(x.n) }));
 }
 
-export async function raisedPerDay(db: Db, scope: DataScope, since: Date) {
+/** Alerts raised per local day (yyyy-MM-dd in the IANA `timeZone`) since a time. */
+export async function raisedPerDay(db: Db, scope: DataScope, since: Date, timeZone = 'UTC') {
   const r = await sql<{ day: string; n: number }>`
-    select to_char(date_trunc('day', first_at at time zone 'UTC'), 'YYYY-MM-DD') as day, count(*)::int as n
+    select to_char(date_trunc('day', first_at at time zone ${timeZone}), 'YYYY-MM-DD') as day, count(*)::int as n
     from alerts where first_at >= ${since.toISOString()}::timestamptz and ${scopeSql(scope, 'platform_id')}
     group by 1 order by 1`.execute(db.k);
   return r.rows.map((x) => ({ day: x.day, n: Number(x.n) }));
@@ -1289,7 +1290,7 @@ export async function platformsWithAlerts(
 export async function reportAggregates(
   db: Db,
   scope: DataScope,
-  f: { platformId?: number | undefined; from: Date; to: Date; period: 'day' | 'week' | 'month' },
+  f: { platformId?: number | undefined; from: Date; to: Date; period: 'day' | 'week' | 'month'; timeZone?: string },
 ) {
   const where = sql`a.first_at >= ${f.from.toISOString()}::timestamptz and a.first_at <= ${f.to.toISOString()}::timestamptz
     and ${scopeSql(scope, 'a.platform_id')}
@@ -1315,7 +1316,8 @@ export async function reportAggregates(
       n: number;
     }>`select status, count(*)::int as n from alerts a where ${where} group by status`.execute(db.k),
     sql<{ period: string; level: number; n: number }>`
-      select to_char(date_trunc(${unit}, a.first_at at time zone 'UTC'), 'YYYY-MM-DD') as period, a.level, count(*)::int as n
+      select to_char(date_trunc(${unit}, a.first_at at time zone ${f.timeZone ?? 'UTC'}), 'YYYY-MM-DD') as period, a.level,
+             count(*)::int as n
       from alerts a where ${where} group by 1, 2 order by 1, 2`.execute(db.k),
   ]);
   return {

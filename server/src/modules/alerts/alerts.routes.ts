@@ -83,7 +83,7 @@ export function registerAlerts(app: FastifyInstance, ctx: AppContext, ingest: In
     const status = await svc.process(caller(c), c.body);
     return { key: status === 'processed' ? 'alertProcessed' : 'alertProcessSaved', data: { id: c.body.id, status } };
   });
-  defineRoute(app, ctx, R.counts, async (c) => ({ data: await svc.counts(caller(c)) }));
+  defineRoute(app, ctx, R.counts, async (c) => ({ data: await svc.counts(caller(c), c.query) }));
   defineRoute(app, ctx, R.platformAndAlert, async (c) => ({ data: await svc.platformAndAlert(caller(c), c.query) }));
   defineRoute(app, ctx, R.report, async (c) => ({ data: await svc.report(caller(c), c.query) }));
   defineRoute(app, ctx, R.reportExport, async (c) => {

@@ -7,7 +7,11 @@ import {
   RULE_TEST_DEFAULT_DAYS,
   Status,
   UPLOAD_RULES,
+  bucketStart,
   checkAlertRule,
+  nextBucket,
+  parseTime as parseInstant,
+  periodLabel,
   parseAlertNumber,
   quantitiesOf,
   type AlertChannel,
@@ -46,6 +50,7 @@ import { evaluateFamily, lookbackOf } from './alerts.evaluate.ts';
 import type { AlertEngine } from './alerts.engine.ts';
 import { toEvalRule } from './alerts.engine.ts';
 import * as repo from './alerts.repository.ts';
+import { requestTimeZone } from '../moduleData/timeZone.ts';
 
 type Tx = Kysely<Database>;
 const DAY = 86_400_000;
@@ -68,23 +73,31 @@ const invalid = (key: MessageKey, problems: { field: string; key: string }[] = [
       : null,
   );
 
-/** Parses a time filter (ISO date or date-time, or "yyyy-MM-dd HH:mm:ss"); null when absent. */
-export function parseTime(v: string | undefined, endOfDay = false): Date | null {
+/**
+ * Parses a time filter (ISO date or date-time, or "yyyy-MM-dd HH:mm:ss"; without an offset a reading of the
+ * clock of `timeZone`); null when absent.
+ */
+export function parseTime(v: string | undefined, endOfDay = false, timeZone = 'UTC'): Date | null {
   if (!v) return null;
   const t = v.trim();
   let d: Date;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) d = new Date(`${t}T${endOfDay ? '23:59:59.999' : '00:00:00'}Z`);
-  else if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(t))
-    d = new Date(t.replace(' ', 'T'));
+  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) {
+    const start = parseInstant(t, timeZone) ?? Number.NaN;
+    d = new Date(endOfDay && !Number.isNaN(start) ? nextBucket(start, 'day', timeZone) - 1 : start);
+  } else if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(t))
+    d = new Date(parseInstant(t, timeZone) ?? t.replace(' ', 'T'));
   else if (/^\d{10,13}$/.test(t)) d = new Date(Number(t.length === 10 ? `${t}000` : t));
   else throw new AppError(Status.invalid, 'alertRangeInvalid');
   if (Number.isNaN(d.getTime())) throw new AppError(Status.invalid, 'alertRangeInvalid');
   return d;
 }
 
-function range(q: { startTime?: string | undefined; endTime?: string | undefined }): { from?: Date; to?: Date } {
-  const from = parseTime(q.startTime);
-  const to = parseTime(q.endTime, true);
+function range(
+  q: { startTime?: string | undefined; endTime?: string | undefined },
+  timeZone = 'UTC',
+): { from?: Date; to?: Date } {
+  const from = parseTime(q.startTime, false, timeZone);
+  const to = parseTime(q.endTime, true, timeZone);
   if (from && to && from > to) throw new AppError(Status.invalid, 'alertRangeInvalid');
   return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }
@@ -708,12 +721,15 @@ export class AlertsService {
   // Counts, big screen, report
   // ---------------------------------------------------------------------------------------------------
 
-  async counts(user: SessionUser, now = new Date()): Promise<AlertCounts> {
-    const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const since = new Date(today.getTime() - 6 * DAY);
+  async counts(user: SessionUser, q: { timeZone?: string | undefined } = {}, now = new Date()): Promise<AlertCounts> {
+    // "Today" and the 7 days are local days of the request's zone (else the user's, else TIME_ZONE).
+    const tz = await requestTimeZone(this.ctx, user.id, q.timeZone);
+    const starts = [bucketStart(now.getTime(), 'day', tz)];
+    while (starts.length < 7) starts.unshift(bucketStart(starts[0]! - 1, 'day', tz));
+    const since = new Date(starts[0]!);
     const [open, perDay] = await Promise.all([
       repo.openCountsByLevel(this.ctx.db, user.scope),
-      repo.raisedPerDay(this.ctx.db, user.scope, since),
+      repo.raisedPerDay(this.ctx.db, user.scope, since, tz),
     ]);
     const out: AlertCounts = {
       open: levelCounts(),
@@ -723,6 +739,7 @@ export class AlertsService {
       today: 0,
       last7Days: 0,
       daily: [],
+      timeZone: tz,
     };
     for (const o of open) {
       const k = String(o.level) as '1' | '2' | '3' | '4';
@@ -732,8 +749,8 @@ export class AlertsService {
       else out.preProcess += o.n;
     }
     const byDay = new Map(perDay.map((d) => [d.day, d.n]));
-    for (let i = 0; i < 7; i++) {
-      const day = new Date(since.getTime() + i * DAY).toISOString().slice(0, 10);
+    for (const start of starts) {
+      const day = periodLabel(new Date(start).toISOString(), 'day', tz);
       const n = byDay.get(day) ?? 0;
       out.daily.push({ day, count: n });
       out.last7Days += n;
@@ -766,8 +783,8 @@ export class AlertsService {
     });
   }
 
-  private reportRange(q: { startTime?: string | undefined; endTime?: string | undefined }) {
-    const r = range(q);
+  private reportRange(q: { startTime?: string | undefined; endTime?: string | undefined }, timeZone: string) {
+    const r = range(q, timeZone);
     const to = r.to ?? new Date();
     const from = r.from ?? new Date(to.getTime() - 30 * DAY);
     return { from, to };
@@ -780,11 +797,20 @@ export class AlertsService {
       startTime?: string | undefined;
       endTime?: string | undefined;
       period?: AlertReportPeriod | undefined;
+      timeZone?: string | undefined;
     },
   ): Promise<AlertReport> {
-    const { from, to } = this.reportRange(q);
+    // Dates and periods (day, Monday week, month) are local to the request's zone (else the user's, else TIME_ZONE).
+    const tz = await requestTimeZone(this.ctx, user.id, q.timeZone);
+    const { from, to } = this.reportRange(q, tz);
     const period = q.period ?? 'day';
-    const agg = await repo.reportAggregates(this.ctx.db, user.scope, { platformId: q.platformId, from, to, period });
+    const agg = await repo.reportAggregates(this.ctx.db, user.scope, {
+      platformId: q.platformId,
+      from,
+      to,
+      period,
+      timeZone: tz,
+    });
     const byPlatform = new Map<number, AlertReport['byPlatform'][number]>();
     for (const s of agg.sites) {
       let p = byPlatform.get(s.id);
@@ -805,6 +831,7 @@ export class AlertsService {
       from: from.toISOString(),
       to: to.toISOString(),
       period,
+      timeZone: tz,
       total: [...levelMap.values()].reduce((a, b) => a + b, 0),
       byLevel: ALERT_LEVELS.map((level) => ({ level, count: levelMap.get(level) ?? 0 })),
       byPlatform: [...byPlatform.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),

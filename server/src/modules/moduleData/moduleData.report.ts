@@ -1,11 +1,11 @@
 // The module report workbook (getModuleDataReport?format=xlsx): one sheet, translated headers.
 import ExcelJS from 'exceljs';
-import { REPORT_STAT_LABELS, type Language, type ModuleReport } from '@geosentry/contract';
+import { REPORT_STAT_LABELS, formatLocal, type Language, type ModuleReport } from '@geosentry/contract';
 
 const WORDS: Record<'site' | 'type' | 'range' | 'device' | 'number' | 'period' | 'whole', Record<Language, string>> = {
   site: { en: 'Site', zh: '平台', ko: '현장' },
   type: { en: 'Monitor type', zh: '监测类型', ko: '모니터링 유형' },
-  range: { en: 'Time range (UTC)', zh: '时间范围 (UTC)', ko: '기간 (UTC)' },
+  range: { en: 'Time range', zh: '时间范围', ko: '기간' },
   device: { en: 'Device', zh: '设备', ko: '장치' },
   number: { en: 'Number', zh: '编号', ko: '번호' },
   period: { en: 'Period', zh: '时间', ko: '기간' },
@@ -20,7 +20,9 @@ export async function reportWorkbook(r: ModuleReport, lang: Language): Promise<B
   const ws = wb.addWorksheet(text(r.moduleName).slice(0, 31) || 'report');
   ws.addRow([WORDS.site[lang], text(r.platformName)]);
   ws.addRow([WORDS.type[lang], text(r.moduleName)]);
-  ws.addRow([WORDS.range[lang], `${r.from.slice(0, 10)} - ${r.to.slice(0, 10)}`]);
+  // The local days the report covers (`to` is exclusive), and the zone they are days of.
+  const day = (t: number) => formatLocal(t, r.timeZone).slice(0, 10);
+  ws.addRow([`${WORDS.range[lang]} (${r.timeZone})`, `${day(Date.parse(r.from))} - ${day(Date.parse(r.to) - 1)}`]);
   ws.addRow([]);
   const header = [WORDS.device[lang], WORDS.number[lang], WORDS.period[lang]];
   for (const q of r.quantities)

@@ -1,5 +1,6 @@
 // All SQL of the monitoring query API. Times in and out are epoch milliseconds (UTC).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { bucketBounds, isUtcZone } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
@@ -201,8 +202,31 @@ function unpackBuckets(packed: unknown): BucketColumns {
 }
 
 /**
- * Buckets of a quantity overlapping [from, to): hour and day straight from the rollups (an index-only scan
- * of their covering primary keys); week, month and year grouped from the daily rollups in SQL.
+ * Where the local buckets given by their bounds can be read from: the daily rollups when every bound is a
+ * UTC midnight, the hourly rollups when every bound is a whole UTC hour (a whole-hour zone, daylight saving
+ * included), else the raw readings (a zone whose offset is not whole hours).
+ */
+export function sourceOf(bounds: readonly number[]): 'day' | 'hour' | 'raw' {
+  if (bounds.every((b) => b % DAY_MS === 0)) return 'day';
+  return bounds.every((b) => b % HOUR_MS === 0) ? 'hour' : 'raw';
+}
+
+/** The bucket (its start, epoch ms) of `col` among bounds (width_bucket: bounds[i - 1] <= col < bounds[i]). */
+const boundOf = (col: RawBuilder<unknown>, bounds: readonly number[]): RawBuilder<number> =>
+  sql<number>`(${[...bounds]}::float8[])[width_bucket(${col}, ${bounds.map(iso)}::timestamptz[])]`;
+
+/** Whether hour buckets of the zone are UTC hours over [from, to) (the offset is whole hours throughout). */
+function wholeHourZone(timeZone: string, from: number, to: number): boolean {
+  if (isUtcZone(timeZone)) return true;
+  return sourceOf(bucketBounds(from, to, 'day', timeZone)) !== 'raw';
+}
+
+/**
+ * Buckets of a quantity overlapping [from, to) on the local calendar of `timeZone`. UTC: hour and day
+ * straight from the rollups (an index-only scan of their covering primary keys), week, month and year
+ * grouped from the daily rollups in SQL. Another zone: its bucket bounds (computed here) group the hourly
+ * rollups (a whole-hour zone: hour buckets are the hourly rows themselves) or, for a zone whose offset is
+ * not whole hours, the raw readings.
  */
 export async function bucketSeries(
   db: Db,
@@ -211,7 +235,31 @@ export async function bucketSeries(
   quantity: string,
   from: number,
   to: number,
+  timeZone = 'UTC',
 ): Promise<BucketColumns> {
+  if (!isUtcZone(timeZone) && !(unit === 'hour' && wholeHourZone(timeZone, from, to))) {
+    const bounds = bucketBounds(from, to, unit, timeZone);
+    const source = sourceOf(bounds);
+    const lo = tsParam(bounds[0]!);
+    const hi = tsParam(bounds[bounds.length - 1]!);
+    const r =
+      source === 'raw'
+        ? await sql<{ packed: unknown }>`
+          select ${packBuckets(sql.ref('t'), sql.ref('t'))} as packed from (
+            select ${boundOf(sql.ref('ts'), bounds)} as t, count(*) as n, sum(v) as total, min(v) as min, max(v) as max
+            from (select ts, (vals ->> ${quantity})::float8 as v from readings
+                  where device_id = ${deviceId} and ts >= ${lo} and ts < ${hi}
+                    and jsonb_typeof(vals -> ${quantity}) = 'number') r
+            group by 1) x`.execute(db.k)
+        : await sql<{ packed: unknown }>`
+          select ${packBuckets(sql.ref('t'), sql.ref('t'))} as packed from (
+            select ${boundOf(sql.ref('bucket'), bounds)} as t, sum(n) as n, sum(total) as total,
+                   min(min_v) as min, max(max_v) as max
+            from ${sql.table(source === 'day' ? 'readings_daily' : 'readings_hourly')}
+            where device_id = ${deviceId} and quantity = ${quantity} and bucket >= ${lo} and bucket < ${hi}
+            group by 1) x`.execute(db.k);
+    return unpackBuckets(r.rows[0]?.packed);
+  }
   const start = tsParam(truncUtc(from, unit));
   const end = tsParam(to);
   const r =
@@ -424,7 +472,10 @@ async function extremeTs(
   return r.rows[0] ? Number(r.rows[0].t) : bucket;
 }
 
-/** Sum of a quantity per device over [from, to): hourly rollups for whole hours, raw at the edges. */
+/**
+ * Sum of a quantity per device over (from, to] (the alert engine's window convention: a reading exactly
+ * `w` old is out, one at `to` is in): hourly rollups for the whole hours inside, raw readings at the edges.
+ */
 export async function sumOver(
   db: Db,
   deviceIds: readonly number[],
@@ -434,32 +485,35 @@ export async function sumOver(
 ): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   if (deviceIds.length === 0) return out;
-  const hA = ceilUtc(from, 'hour');
+  // Whole hours [hA, hB) lie inside (from, to]: hA is the first hour start after `from`.
+  const hA = truncUtc(from, 'hour') + HOUR_MS;
   const hB = truncUtc(to, 'hour');
   const add = (rows: { device_id: number; s: number }[]) => {
     for (const r of rows) out.set(r.device_id, (out.get(r.device_id) ?? 0) + Number(r.s));
   };
-  const raw = async (a: number, b: number) => {
-    if (b <= a) return;
+  // Raw readings in (a, b), or (a, b] when `closed`.
+  const raw = async (a: number, b: number, aOpen: boolean, bClosed: boolean) => {
+    if (b < a || (b === a && (aOpen || !bClosed))) return;
     const r = await sql<{ device_id: number; s: number }>`
       select device_id, sum((vals ->> ${quantity})::float8) as s from readings
-      where device_id = any(${[...deviceIds]}::int[]) and ts >= ${tsParam(a)} and ts < ${tsParam(b)}
+      where device_id = any(${[...deviceIds]}::int[])
+        and ts ${sql.raw(aOpen ? '>' : '>=')} ${tsParam(a)} and ts ${sql.raw(bClosed ? '<=' : '<')} ${tsParam(b)}
         and jsonb_typeof(vals -> ${quantity}) = 'number'
       group by device_id`.execute(db.k);
     add(r.rows);
   };
   if (hA >= hB) {
-    await raw(from, to);
+    await raw(from, to, true, true);
     return out;
   }
-  await raw(from, hA);
+  await raw(from, hA, true, false);
   const r = await sql<{ device_id: number; s: number }>`
     select device_id, sum(total) as s from readings_hourly
     where device_id = any(${[...deviceIds]}::int[]) and quantity = ${quantity}
       and bucket >= ${tsParam(hA)} and bucket < ${tsParam(hB)}
     group by device_id`.execute(db.k);
   add(r.rows);
-  await raw(hB, to);
+  await raw(hB, to, false, true);
   return out;
 }
 
@@ -494,7 +548,12 @@ export interface PeriodRow {
   last: number;
 }
 
-/** Per device, quantity and period (day, week, month, year) from the daily rollups, days in [from, to). */
+/**
+ * Per device, quantity and period (day, week, month, year) of the local calendar of `timeZone`, periods
+ * starting in [from, to) (`from` and `to` are local midnights): UTC from the daily rollups grouped in SQL;
+ * another zone by its period bounds over the daily rollups (bounds on UTC midnights), the hourly rollups
+ * (a whole-hour zone) or the raw readings.
+ */
 export async function periodRows(
   db: Db,
   unit: 'day' | 'week' | 'month' | 'year',
@@ -502,9 +561,10 @@ export async function periodRows(
   quantities: readonly string[],
   from: number,
   to: number,
+  timeZone = 'UTC',
 ): Promise<PeriodRow[]> {
   if (deviceIds.length === 0) return [];
-  const r = await sql<{
+  type Row = {
     device_id: number;
     quantity: string;
     t: number;
@@ -514,16 +574,45 @@ export async function periodRows(
     max: number;
     first: number;
     last: number;
-  }>`
+  };
+  const ids = sql`${[...deviceIds]}::int[]`;
+  const qs = sql`${[...quantities]}::text[]`;
+  let r;
+  if (isUtcZone(timeZone)) {
+    r = await sql<Row>`
     select device_id, quantity, (extract(epoch from b) * 1000)::float8 as t, n, total, min, max, first, last from (
       select device_id, quantity, date_trunc(${unit}, bucket at time zone 'UTC') at time zone 'UTC' as b,
              sum(n)::int as n, sum(total) as total, min(min_v) as min, max(max_v) as max,
              (array_agg(first_v order by first_ts))[1] as first, (array_agg(last_v order by last_ts desc))[1] as last
       from readings_daily
-      where device_id = any(${[...deviceIds]}::int[]) and quantity = any(${[...quantities]}::text[])
+      where device_id = any(${ids}) and quantity = any(${qs})
         and bucket >= ${tsParam(from)} and bucket < ${tsParam(to)}
       group by 1, 2, 3) x
     order by device_id, quantity, b`.execute(db.k);
+  } else {
+    const bounds = bucketBounds(from, Math.max(to, from + 1), unit, timeZone);
+    const source = sourceOf(bounds);
+    const lo = tsParam(from);
+    const hi = tsParam(Math.min(to, bounds[bounds.length - 1]!));
+    r =
+      source === 'raw'
+        ? await sql<Row>`
+      select device_id, quantity, ${boundOf(sql.ref('ts'), bounds)} as t, count(*)::int as n, sum(v) as total,
+             min(v) as min, max(v) as max, (array_agg(v order by ts))[1] as first,
+             (array_agg(v order by ts desc))[1] as last
+      from (select r.device_id, r.ts, e.key as quantity, (e.value #>> '{}')::float8 as v
+            from readings r, jsonb_each(r.vals) e
+            where r.device_id = any(${ids}) and r.ts >= ${lo} and r.ts < ${hi}
+              and jsonb_typeof(e.value) = 'number' and e.key = any(${qs})) x
+      group by 1, 2, 3 order by 1, 2, 3`.execute(db.k)
+        : await sql<Row>`
+      select device_id, quantity, ${boundOf(sql.ref('bucket'), bounds)} as t, sum(n)::int as n, sum(total) as total,
+             min(min_v) as min, max(max_v) as max, (array_agg(first_v order by first_ts))[1] as first,
+             (array_agg(last_v order by last_ts desc))[1] as last
+      from ${sql.table(source === 'day' ? 'readings_daily' : 'readings_hourly')}
+      where device_id = any(${ids}) and quantity = any(${qs}) and bucket >= ${lo} and bucket < ${hi}
+      group by 1, 2, 3 order by 1, 2, 3`.execute(db.k);
+  }
   return r.rows.map((x) => ({
     deviceId: x.device_id,
     quantity: x.quantity,

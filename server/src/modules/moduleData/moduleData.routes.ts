@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { monitorTypeOf, moduleDataRoutes as R } from '@geosentry/contract';
+import { monitorTypeOf, moduleDataRoutes as R, periodLabel } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
 import type { IngestService } from '../ingest/ingest.service.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -51,7 +51,8 @@ export function registerModuleData(
     if (c.query.format === 'json') return { data: report };
     const body = await reportWorkbook(report, c.lang);
     const code = monitorTypeOf(report.moduleId)?.code ?? 'module';
-    const name = `report-${report.platformId}-${code}-${report.from.slice(0, 10)}-${report.statisticsType}.xlsx`;
+    const first = periodLabel(report.from, 'day', report.timeZone);
+    const name = `report-${report.platformId}-${code}-${first}-${report.statisticsType}.xlsx`;
     c.reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     c.reply.header('content-disposition', `attachment; filename="${name}"`);
     c.reply.header('cache-control', 'no-store');

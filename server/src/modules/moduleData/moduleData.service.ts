@@ -5,10 +5,13 @@ import {
   RAIN_WINDOWS_HOURS,
   REPORT_TEMPLATE_COLUMNS,
   Status,
+  aggregateOf,
+  bucketStart,
   isDateOnly,
   isMonitorTypeId,
   monitorTypeLabel,
   monitorTypeOf,
+  nextBucket,
   parseTime,
   periodLabel,
   quantitiesOf,
@@ -50,6 +53,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import * as repo from './moduleData.repository.ts';
 import { clean, derive, derivedAt, smooth } from './derived.ts';
 import { lttbIndices } from './lttb.ts';
+import { requestTimeZone } from './timeZone.ts';
 
 const RAIN_MODULE_ID = 2;
 const TILT_MODULE_ID = 9;
@@ -63,6 +67,8 @@ interface RangeInput {
   range?: TimeRange | undefined;
   startTime?: string | number | undefined;
   endTime?: string | number | undefined;
+  /** IANA name; default the user's zone, else TIME_ZONE. */
+  timeZone?: string | undefined;
 }
 
 /** The monitoring query API: every read limited to the caller's data scope. */
@@ -75,8 +81,13 @@ export class ModuleDataService {
 
   // ---------------------------------------------------------------------------------------- helpers
 
-  private window(q: RangeInput, now = Date.now()): TimeWindow {
-    const w = resolveRange(q.range, q.startTime, q.endTime, now);
+  /** The zone of a request: its timeZone (checked), else the user's, else TIME_ZONE. */
+  private zone(user: SessionUser, asked: string | undefined): Promise<string> {
+    return requestTimeZone(this.ctx, user.id, asked);
+  }
+
+  private window(q: RangeInput, timeZone: string, now = Date.now()): TimeWindow {
+    const w = resolveRange(q.range, q.startTime, q.endTime, now, timeZone);
     if (!w) throw new AppError(Status.invalid, 'badTimeRange');
     return w;
   }
@@ -226,17 +237,24 @@ export class ModuleDataService {
       maxPoints: number;
     },
   ): Promise<HistoricalData> {
-    const w = this.window(q);
+    const tz = await this.zone(user, q.timeZone);
+    const w = this.window(q, tz);
     const ids = [...new Set([...(q.deviceId !== undefined ? [q.deviceId] : []), ...q.deviceIds])];
     if (ids.length > MODULE_DATA_LIMITS.maxCompareDevices)
       throw new AppError(Status.invalid, 'tooManyDevices', { max: MODULE_DATA_LIMITS.maxCompareDevices });
     const devices = [];
     for (const id of ids) devices.push(await this.device(user, id));
-    const out: HistoricalData = { from: iso(w.from), to: iso(w.to), aggregation: q.aggregation, devices: [] };
+    const out: HistoricalData = {
+      from: iso(w.from),
+      to: iso(w.to),
+      aggregation: q.aggregation,
+      timeZone: tz,
+      devices: [],
+    };
     for (const d of devices) {
       const series: HistorySeries[] = [];
       for (const key of this.quantities(d.moduleId, q.quantity))
-        series.push(await this.series(d, key, lang, w, q.aggregation, q.maxPoints));
+        series.push(await this.series(d, key, lang, w, q.aggregation, q.maxPoints, tz));
       out.devices.push({ ...this.ref(d), series });
     }
     return out;
@@ -249,8 +267,9 @@ export class ModuleDataService {
     w: TimeWindow,
     aggregation: Aggregation,
     maxPoints: number,
+    timeZone: string,
   ): Promise<HistorySeries> {
-    const info = this.quantityInfo(d.moduleId, key, lang);
+    const info = { ...this.quantityInfo(d.moduleId, key, lang), aggregate: aggregateOf(d.moduleId, key) };
     if (aggregation === 'original') {
       const n = await repo.countRaw(this.ctx.db, d.id, key, w.from, w.to);
       if (n > MODULE_DATA_LIMITS.maxRawReadings)
@@ -261,13 +280,15 @@ export class ModuleDataService {
       const points: HistoryPoint[] = idx.map((i) => ({ ts: iso(t[i]!), value: v[i]!, ...der[i]! }));
       return { quantity: key, ...info, total: t.length, downsampled: idx.length < t.length, points };
     }
-    const b = await repo.bucketSeries(this.ctx.db, aggregation, d.id, key, w.from, w.to);
-    const idx = lttbIndices(b.t, b.avg, maxPoints);
+    const b = await repo.bucketSeries(this.ctx.db, aggregation, d.id, key, w.from, w.to, timeZone);
+    // An accumulated quantity (rainfall) is charted by its bucket sums, anything else by bucket averages.
+    const shown = info.aggregate === 'sum' ? b.total : b.avg;
+    const idx = lttbIndices(b.t, shown, maxPoints);
     // Values, rate, acceleration and variation of the picked buckets only (rates from their neighbours).
     const cleaned = new Float64Array(b.length).fill(NaN);
     const value = (k: number): number => {
       let x = cleaned[k]!;
-      if (Number.isNaN(x)) cleaned[k] = x = clean(b.avg[k]!);
+      if (Number.isNaN(x)) cleaned[k] = x = clean(shown[k]!);
       return x;
     };
     // One literal per point (no spread of the derived object): thousands of points per answer.
@@ -288,12 +309,17 @@ export class ModuleDataService {
     return { quantity: key, ...info, total: b.length, downsampled: idx.length < b.length, points };
   }
 
-  private statsOf(a: repo.Agg | undefined, key: string, info: { label: string; unit: string }): QuantityStats {
+  private statsOf(
+    a: repo.Agg | undefined,
+    key: string,
+    info: { label: string; unit: string; aggregate: 'sum' | 'avg' },
+  ): QuantityStats {
     if (!a || a.n === 0)
       return {
         quantity: key,
         ...info,
         count: 0,
+        sum: null,
         max: null,
         maxTs: null,
         min: null,
@@ -309,6 +335,7 @@ export class ModuleDataService {
       quantity: key,
       ...info,
       count: a.n,
+      sum: clean(a.total),
       max: a.max,
       maxTs: iso(a.maxTs),
       min: a.min,
@@ -327,7 +354,8 @@ export class ModuleDataService {
     lang: Language,
     q: RangeInput & { deviceId: number; quantity?: string | undefined },
   ): Promise<MaxMinAvgData> {
-    const w = this.window(q);
+    const tz = await this.zone(user, q.timeZone);
+    const w = this.window(q, tz);
     const d = await this.device(user, q.deviceId);
     const keys = this.quantities(d.moduleId, q.quantity);
     const stats = await repo.statsOver(this.ctx.db, [d.id], keys, w.from, w.to);
@@ -336,7 +364,13 @@ export class ModuleDataService {
       ...this.ref(d),
       from: iso(w.from),
       to: iso(w.to),
-      stats: keys.map((k) => this.statsOf(per?.get(k), k, this.quantityInfo(d.moduleId, k, lang))),
+      timeZone: tz,
+      stats: keys.map((k) =>
+        this.statsOf(per?.get(k), k, {
+          ...this.quantityInfo(d.moduleId, k, lang),
+          aggregate: aggregateOf(d.moduleId, k),
+        }),
+      ),
     };
   }
 
@@ -344,7 +378,7 @@ export class ModuleDataService {
     user: SessionUser,
     q: RangeInput & { platformId?: number | undefined; deviceId?: number | undefined },
   ): Promise<ClinometerAvg[]> {
-    const w = this.window(q);
+    const w = this.window(q, await this.zone(user, q.timeZone));
     const list = await this.devicesOf(user, {
       platformId: q.platformId,
       deviceId: q.deviceId,
@@ -380,7 +414,7 @@ export class ModuleDataService {
     user: SessionUser,
     q: RangeInput & { deviceId: number; quantity: string; method: SmoothMethod; window: number },
   ): Promise<SmoothPreview> {
-    const w = this.window(q);
+    const w = this.window(q, await this.zone(user, q.timeZone));
     const d = await this.device(user, q.deviceId);
     this.quantities(d.moduleId, q.quantity);
     const n = await repo.countRaw(this.ctx.db, d.id, q.quantity, w.from, w.to);
@@ -406,11 +440,13 @@ export class ModuleDataService {
       quantity: string;
       startTime: string | number;
       endTime: string | number;
+      timeZone?: string | undefined;
       method: SmoothMethod;
       window: number;
     },
   ): Promise<SmoothResult> {
-    const w = this.window({ range: 'custom', startTime: q.startTime, endTime: q.endTime });
+    const tz = await this.zone(user, q.timeZone);
+    const w = this.window({ range: 'custom', startTime: q.startTime, endTime: q.endTime }, tz);
     const d = await this.device(user, q.deviceId);
     this.quantities(d.moduleId, q.quantity);
     const changed = await repo.inTransaction(this.ctx.db, async (tx) => {
@@ -452,14 +488,16 @@ export class ModuleDataService {
       deviceId: number;
       startTime?: string | number | undefined;
       endTime?: string | number | undefined;
+      timeZone?: string | undefined;
       ts: (string | number)[];
     },
   ): Promise<{ deleted: number }> {
+    const tz = await this.zone(user, q.timeZone);
     const d = await this.device(user, q.deviceId);
     const what =
       q.ts.length > 0
-        ? { tss: [...new Set(q.ts.map((x) => parseTime(x)!))] }
-        : this.window({ range: 'custom', startTime: q.startTime, endTime: q.endTime });
+        ? { tss: [...new Set(q.ts.map((x) => parseTime(x, tz)!))] }
+        : this.window({ range: 'custom', startTime: q.startTime, endTime: q.endTime }, tz);
     const deleted = await repo.inTransaction(this.ctx.db, async (tx) => {
       const gone = await repo.deleteLogged(tx, d.id, user.id, what);
       if (gone.length) await repo.recomputeRollups(tx, d.id, gone);
@@ -480,7 +518,7 @@ export class ModuleDataService {
     },
   ): Promise<EditGnssResult> {
     const d = await this.device(user, q.deviceId, [GNSS_MODULE_ID]);
-    const ts = parseTime(q.ts)!;
+    const ts = parseTime(q.ts, await this.zone(user, undefined))!;
     const result = await repo.inTransaction(this.ctx.db, async (tx) => {
       const [row] = await repo.readingsAt(tx, d.id, [ts]);
       if (!row) throw new AppError(Status.notFound, 'readingNotFound');
@@ -503,9 +541,15 @@ export class ModuleDataService {
 
   async rainLatest(
     user: SessionUser,
-    q: { platformId?: number | undefined; deviceId?: number | undefined },
+    q: { platformId?: number | undefined; deviceId?: number | undefined; timeZone?: string | undefined },
   ): Promise<RainLatest[]> {
-    const list = await this.devicesOf(user, { ...q, moduleIds: [RAIN_MODULE_ID] });
+    // The windows are relative to now; a timeZone given is only checked.
+    if (q.timeZone) await this.zone(user, q.timeZone);
+    const list = await this.devicesOf(user, {
+      platformId: q.platformId,
+      deviceId: q.deviceId,
+      moduleIds: [RAIN_MODULE_ID],
+    });
     const ids = list.map((d) => d.id);
     const now = Date.now();
     const sums = new Map<number, Map<number, number>>();
@@ -599,14 +643,16 @@ export class ModuleDataService {
     lang: Language,
     q: RangeInput & { deviceId: number; aggregation: Aggregation; maxPoints: number },
   ): Promise<HistoricalData> {
-    const w = this.window(q);
+    const tz = await this.zone(user, q.timeZone);
+    const w = this.window(q, tz);
     const d = await this.device(user, q.deviceId, [GNSS_MODULE_ID]);
     const series: HistorySeries[] = [];
-    for (const key of GNSS_QUALITY) series.push(await this.series(d, key, lang, w, q.aggregation, q.maxPoints));
+    for (const key of GNSS_QUALITY) series.push(await this.series(d, key, lang, w, q.aggregation, q.maxPoints, tz));
     return {
       from: iso(w.from),
       to: iso(w.to),
       aggregation: q.aggregation,
+      timeZone: tz,
       devices: [{ ...this.ref(d), series }],
     };
   }
@@ -622,17 +668,21 @@ export class ModuleDataService {
       deviceName?: string | undefined;
       startTime: string | number;
       endTime: string | number;
+      timeZone?: string | undefined;
       statisticsType: StatisticsType;
       template: ReportTemplate;
     },
   ): Promise<ModuleReport> {
+    const tz = await this.zone(user, q.timeZone);
     const p = await this.platform(user, q.platformId);
     if (!isMonitorTypeId(q.moduleId)) throw new AppError(Status.notFound, 'monitorTypeNotFound');
-    const start = parseTime(q.startTime)!;
-    let end = parseTime(q.endTime)!;
-    if (isDateOnly(q.endTime)) end += repo.DAY_MS;
-    const from = repo.truncUtc(start, 'day');
-    const to = repo.ceilUtc(end, 'day');
+    const start = parseTime(q.startTime, tz)!;
+    let end = parseTime(q.endTime, tz)!;
+    if (isDateOnly(q.endTime)) end = nextBucket(end, 'day', tz);
+    // Whole local days.
+    const from = bucketStart(start, 'day', tz);
+    const endDay = bucketStart(end, 'day', tz);
+    const to = endDay === end ? end : nextBucket(endDay, 'day', tz);
     if (to <= from) throw new AppError(Status.invalid, 'badTimeRange');
     const needle = q.deviceName?.toLowerCase();
     const all = await repo.findDevices(this.ctx.db, user.scope, { platformId: p.id, moduleIds: [q.moduleId] });
@@ -647,6 +697,7 @@ export class ModuleDataService {
       keys,
       from,
       to,
+      tz,
     );
     const devices: ModuleReportDevice[] = list.map((d) => {
       const mine = rows.filter((r) => r.deviceId === d.id);
@@ -654,7 +705,10 @@ export class ModuleDataService {
       for (const r of mine) {
         let row = byPeriod.get(r.t);
         if (!row)
-          byPeriod.set(r.t, (row = { period: iso(r.t), label: periodLabel(iso(r.t), q.statisticsType), values: {} }));
+          byPeriod.set(
+            r.t,
+            (row = { period: iso(r.t), label: periodLabel(iso(r.t), q.statisticsType, tz), values: {} }),
+          );
         row.values[r.quantity] = cell(r);
       }
       const summary: Record<string, ReportCell> = {};
@@ -679,10 +733,18 @@ export class ModuleDataService {
       moduleName: monitorTypeLabel(q.moduleId, lang),
       statisticsType: q.statisticsType,
       template: q.template,
-      columns: [...REPORT_TEMPLATE_COLUMNS[q.template]],
+      // A report of accumulated quantities only (rainfall) shows their total where others show the average.
+      columns: REPORT_TEMPLATE_COLUMNS[q.template].map((c) =>
+        c === 'avg' && keys.length > 0 && keys.every((k) => aggregateOf(q.moduleId, k) === 'sum') ? 'sum' : c,
+      ),
       from: iso(from),
       to: iso(to),
-      quantities: keys.map((k) => ({ key: k, ...this.quantityInfo(q.moduleId, k, lang) })),
+      timeZone: tz,
+      quantities: keys.map((k) => ({
+        key: k,
+        ...this.quantityInfo(q.moduleId, k, lang),
+        aggregate: aggregateOf(q.moduleId, k),
+      })),
       devices,
     };
   }
@@ -697,5 +759,6 @@ function cell(r: { n: number; total: number; min: number; max: number; first: nu
     last: r.last,
     change: clean(r.last - r.first),
     count: r.n,
+    sum: clean(r.total),
   };
 }

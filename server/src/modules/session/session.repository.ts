@@ -128,6 +128,7 @@ export interface UserInfoRow {
   email: string | null;
   area: string | null;
   scope_all: boolean;
+  time_zone: string | null;
   role_id: number;
   role_code: string;
   role_name: string;
@@ -146,6 +147,7 @@ export async function loadUserInfo(db: Db, userId: number): Promise<UserInfoRow 
       'u.email',
       'u.area',
       'u.scope_all',
+      'u.time_zone',
       'u.role_id',
       'r.code as role_code',
       'r.name as role_name',

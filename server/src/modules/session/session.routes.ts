@@ -3,6 +3,7 @@ import { sessionRoutes } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { SessionService } from './session.service.ts';
+import { updateOwnTimeZone } from './session.timeZone.ts';
 
 export function registerSession(app: FastifyInstance, ctx: AppContext): SessionService {
   const svc = new SessionService(ctx);
@@ -13,6 +14,10 @@ export function registerSession(app: FastifyInstance, ctx: AppContext): SessionS
   });
   defineRoute(app, ctx, sessionRoutes.login, async (c) => svc.login(c.body, c));
   defineRoute(app, ctx, sessionRoutes.getUserInfo, async (c) => ({ data: await svc.userInfo(caller(c)) }));
+  defineRoute(app, ctx, sessionRoutes.updateUserInfo, async (c) => ({
+    key: 'modified',
+    data: await updateOwnTimeZone(ctx, caller(c), c.body.timeZone),
+  }));
   defineRoute(app, ctx, sessionRoutes.logout, async (c) => {
     await svc.logout(caller(c), c);
   });

@@ -221,6 +221,7 @@ export class SessionService {
         phone: row.phone,
         email: row.email,
         area: row.area,
+        timeZone: row.time_zone,
         scopeAll: row.scope_all || row.role_code === SUPER_ADMIN_ROLE,
         platformIds: user.scope.all ? [] : [...user.scope.platformIds],
       },
@@ -231,6 +232,7 @@ export class SessionService {
       projectTitle: c.projectTitle,
       systemIcon: null,
       roleFileId: row.role_file_id,
+      systemTimeZone: c.timeZone,
     };
   }
 

@@ -124,6 +124,8 @@ export interface Database {
     created_at: Stamp;
     updated_at: Stamp;
     last_login_at: Date | null;
+    /** IANA time zone of the user (null: the server's TIME_ZONE). */
+    time_zone: Generated<string | null>;
   };
   user_platforms: { user_id: number; platform_id: number };
   sessions: {

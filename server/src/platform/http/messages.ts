@@ -614,6 +614,11 @@ export const MESSAGES = {
     ko: '위치 해제와 위치 설정을 함께 할 수 없습니다',
   },
   // moduleData: the monitoring query API.
+  badTimeZone: {
+    en: '"{timeZone}" is not a time zone: give an IANA name such as Asia/Shanghai, Europe/Berlin or UTC',
+    zh: '“{timeZone}”不是有效的时区：请使用 IANA 名称，例如 Asia/Shanghai、Europe/Berlin 或 UTC',
+    ko: '"{timeZone}"은(는) 시간대가 아닙니다: Asia/Shanghai, Europe/Berlin, UTC 같은 IANA 이름을 입력하세요',
+  },
   badTimeRange: {
     en: 'The time range is invalid: give a start time before the end time',
     zh: '时间范围无效：开始时间必须早于结束时间',
