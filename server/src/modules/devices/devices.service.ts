@@ -24,6 +24,7 @@ import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import { RULES, translate, type MessageKey } from '../../platform/http/messages.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { getTerminal } from '../terminals/terminals.repository.ts';
+import { devicesChanged } from '../ingest/ingest.deviceEvents.ts';
 import { findSite } from './common.ts';
 import * as repo from './devices.repository.ts';
 import { parseCsv, parseXlsx, writeCsv, writeXlsx, type Cell, type ParsedTable } from './tableFile.ts';
@@ -124,8 +125,9 @@ export class DevicesService {
   async add(user: SessionUser, d: DeviceInput): Promise<number> {
     await this.checkPlacement(user, d);
     const reclaim = await this.checkUnique(d);
+    let id: number;
     try {
-      return await this.ctx.db.k.transaction().execute(async (trx) => {
+      id = await this.ctx.db.k.transaction().execute(async (trx) => {
         if (reclaim) {
           await repo.updateDevice(trx, reclaim.id, d, { fromPlatformId: null, reclaim: true });
           return reclaim.id;
@@ -135,6 +137,9 @@ export class DevicesService {
     } catch (e) {
       throw this.uniqueError(e, d);
     }
+    // Ingest accepts the new device's readings at once (its cache held the number as unknown).
+    devicesChanged(this.ctx.db, [d.number]);
+    return id;
   }
 
   async edit(user: SessionUser, id: number, d: DeviceInput): Promise<void> {
@@ -148,6 +153,7 @@ export class DevicesService {
     } catch (e) {
       throw this.uniqueError(e, d);
     }
+    devicesChanged(this.ctx.db, [before.number, d.number]);
   }
 
   private fromGnss(g: GnssInput): DeviceInput {
@@ -167,14 +173,16 @@ export class DevicesService {
 
   /** Permanent deletion (the web warns that it cannot be undone). */
   async remove(user: SessionUser, id: number): Promise<void> {
-    await this.mustGet(user, id);
+    const d = await this.mustGet(user, id);
     await repo.deleteDevice(this.ctx.db, id);
+    devicesChanged(this.ctx.db, [d.number]);
   }
 
   /** Unbinds a device from its site and terminal; its number can be added again. */
   async unbind(user: SessionUser, id: number): Promise<void> {
     const d = await this.mustGet(user, id);
     if (d.bound || d.terminalId !== null) await repo.unbindDevice(this.ctx.db, id);
+    devicesChanged(this.ctx.db, [d.number]);
   }
 
   // ---- export -------------------------------------------------------------------------------------------
@@ -407,6 +415,10 @@ export class DevicesService {
           }
         }
       }
+      devicesChanged(
+        this.ctx.db,
+        writes.map((w) => w.d.number),
+      );
       for (const w of writes) {
         if (w.d.moduleId === GNSS_MODULE_ID && w.d.stationType === 'base') basesInFile.set(w.d.number, w.d.platformId);
       }

@@ -1,6 +1,7 @@
 import { parseReadingPayload, quantityKeysOf, type IngestStats, type RejectReason } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { authenticateTerminal } from '../terminals/terminals.service.ts';
+import { onDevicesChanged } from './ingest.deviceEvents.ts';
 import * as repo from './ingest.repository.ts';
 import { ReadingWriter } from './ingest.writer.ts';
 
@@ -89,6 +90,14 @@ export class IngestService {
   private stateListeners: DeviceStateListener[] = [];
   private platformOfDevice = new Map<number, number | null>();
   private timers: NodeJS.Timeout[] = [];
+  /** Counts device changes heard: a lookup that ran across one does not cache its (maybe older) answer. */
+  private deviceGeneration = 0;
+  /**
+   * Numbers the registry changed since start: a terminal's device list is read when it authenticates (and kept
+   * for an MQTT connection's life), so a number added since is looked up although the list lacks it.
+   */
+  private changedNumbers = new Set<string>();
+  private readonly stopDeviceEvents: () => void;
 
   constructor(private readonly ctx: AppContext) {
     this.writer = new ReadingWriter(ctx.db, {
@@ -97,6 +106,21 @@ export class IngestService {
       maxQueue: ctx.config.ingestMaxQueue,
       onCommit: (r) => this.afterCommit(r),
     });
+    this.stopDeviceEvents = onDevicesChanged(ctx.db, (numbers) => this.forgetDevices(numbers));
+  }
+
+  /**
+   * Device numbers added, bound, moved, unbound or deleted: their cached records (also "unknown") go, so the
+   * next reading looks them up (a device added a moment ago is accepted at once).
+   */
+  private forgetDevices(numbers: readonly string[]): void {
+    this.deviceGeneration++;
+    if (this.changedNumbers.size + numbers.length > 100_000) this.changedNumbers.clear();
+    for (const n of numbers) {
+      this.devices.delete(n);
+      this.loading.delete(n);
+      this.changedNumbers.add(n);
+    }
   }
 
   /** Starts the offline sweep, the retention job and the rejection counter flush. */
@@ -178,7 +202,9 @@ export class IngestService {
   }
 
   /**
-   * The device of a number, cached for CACHE_MS. When the entry is older, one refresh runs for all
+   * The device of a number, cached for CACHE_MS; an unknown number is cached too ("no such device"), so a
+   * flooding unknown device costs one query per CACHE_MS, not one per reading. A registry change of the number
+   * drops its entry at once (forgetDevices). When the entry is older, one refresh runs for all
    * readings of that device (no query per reading), and a known device keeps flowing on the cached
    * record while it runs. The refreshes wanted in one turn of the event loop go to the database as one
    * statement (a terminal's 200 devices expire together: one query, not 200 queued in the pool ahead of
@@ -210,12 +236,16 @@ export class IngestService {
       return this.lookup.found;
     }
     const numbers = [number];
+    let generation = 0;
     const found = new Promise<void>((r) => setImmediate(r))
       .then(() => {
         this.lookup = null;
+        generation = this.deviceGeneration;
         return repo.devicesByNumber(this.ctx.db, numbers);
       })
       .then((m) => {
+        // A device changed while the query ran: its answer may predate the change, so it is not kept.
+        if (generation !== this.deviceGeneration) return m;
         if (this.devices.size + numbers.length > 100_000) this.devices.clear();
         const at = Date.now();
         for (const n of numbers) {
@@ -266,10 +296,10 @@ export class IngestService {
     for (const r of parsed.readings) {
       const number = r.device ?? deviceNumber;
       if (!number) return this.reject('badShape', 'no device number', opts.source);
-      if (!opts.trustBroker && !who?.deviceNumbers.has(number)) {
-        // A device of another terminal and an unknown device get the same answer.
+      // A number neither in the terminal's list nor changed since is refused without a query (a terminal
+      // sending made-up numbers costs no database work).
+      if (!opts.trustBroker && !(who?.deviceNumbers.has(number) || this.changedNumbers.has(number)))
         return this.reject('notYourDevice', `device ${number}`, opts.source);
-      }
       const f = this.device(number);
       if (f instanceof Promise) waiting = true;
       found.push(f);
@@ -280,6 +310,11 @@ export class IngestService {
     for (const [i, r] of parsed.readings.entries()) {
       const dev = devs[i];
       const number = r.device ?? deviceNumber;
+      // The terminal's own bound devices, from the device record (current within the cache time, and at once
+      // after a registry change), not from the device list read when the terminal connected. A device of
+      // another terminal and an unknown device get the same answer.
+      if (!opts.trustBroker && (!dev || dev.platformId === null || dev.terminalId !== who?.terminalId))
+        return this.reject('notYourDevice', `device ${number}`, opts.source);
       if (!dev || dev.platformId === null) return this.reject('unknownDevice', `device ${number}`, opts.source);
       const allowed = quantityKeysOf(dev.moduleId);
       for (const k in r.values)
@@ -395,6 +430,7 @@ export class IngestService {
   }
 
   async close(): Promise<void> {
+    this.stopDeviceEvents();
     for (const t of this.timers) clearInterval(t);
     await this.writer.close();
     await this.flushRejections().catch(() => undefined);
