@@ -12,6 +12,14 @@ export interface Config {
   mqttUrl: string | null;
   /** Client id prefix of the server's connections to an external broker (persistent sessions are per id). */
   mqttClientId: string;
+  /** Embedded broker: largest MQTT packet accepted (fixed header included); a larger one closes the connection. */
+  mqttMaxPacketBytes: number;
+  /** Embedded broker: a connection that sends no CONNECT within this time is closed. */
+  mqttConnectTimeoutMs: number;
+  /** Embedded broker: open connections one address may hold. */
+  mqttMaxConnectionsPerIp: number;
+  /** Browser socket: origins allowed besides the console's own (same host); a request without Origin is allowed. */
+  allowedOrigins: string[];
   captcha: boolean;
   adminAccount: string;
   adminPassword: string | null;
@@ -26,6 +34,12 @@ export interface Config {
   logLevel: string;
   /** Idle time after which a session ends (spec §9: 2 hours). */
   sessionIdleMs: number;
+  /** Absolute lifetime of a session from its login, however active it is. */
+  sessionMaxMs: number;
+  /** Password evaluations per minute one client address may use (a token bucket; 0: no limit). */
+  loginRatePerMinute: number;
+  /** Fastify's trustProxy: false (default: trust no X-Forwarded-For), true, or addresses/CIDRs of trusted proxies. */
+  trustProxy: boolean | string[];
   /** Sustained readings per second one device may send (a burst of 10 s worth is allowed). */
   ingestDeviceRate: number;
   /** Readings waiting for the writer at most before producers are held back. */
@@ -56,6 +70,22 @@ export interface Config {
 const on = (v: string | undefined, dflt: boolean): boolean =>
   v === undefined || v === '' ? dflt : !['off', '0', 'false', 'no'].includes(v.toLowerCase());
 
+/**
+ * TRUST_PROXY: unset/off = trust no proxy; true = any peer; else a comma list of the proxies' addresses/CIDRs.
+ * A hop count is refused: Fastify 5 trusts nothing with one, as it cannot tell a proxy from a direct client.
+ */
+export function parseTrustProxy(v: string | undefined): boolean | string[] {
+  const s = (v ?? '').trim();
+  if (s === '' || ['off', 'false', 'no', '0'].includes(s.toLowerCase())) return false;
+  if (['on', 'true', 'yes'].includes(s.toLowerCase())) return true;
+  if (/^\d+$/.test(s))
+    throw new Error('TRUST_PROXY: give true or the addresses/CIDRs of the proxies (a hop count is not supported)');
+  return s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
 /** An IANA time zone setting (unset: null); a name that is not a time zone stops the start with a clear message. */
 function zoneSetting(env: NodeJS.ProcessEnv, name: 'TIME_ZONE' | 'NOTIFY_TIME_ZONE'): string | null {
   const v = env[name]?.trim();
@@ -74,6 +104,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mqttPort: Number(env.MQTT_PORT ?? 1883),
     mqttUrl: env.MQTT_URL || null,
     mqttClientId: env.MQTT_CLIENT_ID || 'geosentry-ingest',
+    mqttMaxPacketBytes: Number(env.MQTT_MAX_PACKET_BYTES || 256 * 1024),
+    mqttConnectTimeoutMs: Number(env.MQTT_CONNECT_TIMEOUT_SECONDS || 10) * 1000,
+    mqttMaxConnectionsPerIp: Number(env.MQTT_MAX_CONNECTIONS_PER_IP || 100),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
+      .filter(Boolean),
     captcha: on(env.CAPTCHA, true),
     adminAccount: env.ADMIN_ACCOUNT || 'admin',
     adminPassword: env.ADMIN_PASSWORD || null,
@@ -87,6 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? path.join(here, '../../web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
     sessionIdleMs: Number(env.SESSION_IDLE_MINUTES ?? 120) * 60_000,
+    sessionMaxMs: Number(env.SESSION_MAX_HOURS ?? 12) * 3600_000,
+    loginRatePerMinute: Number(env.LOGIN_RATE_PER_MINUTE ?? 20),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     ingestDeviceRate: Number(env.INGEST_DEVICE_RATE ?? 200),
     ingestMaxQueue: Number(env.INGEST_MAX_QUEUE ?? 50_000),
     retentionMonths: Number(env.RETENTION_MONTHS ?? 0),

@@ -4,6 +4,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { READING_TOPIC_FILTER, deviceOfTopic } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import type { IngestService, TerminalIdentity } from './ingest.service.ts';
+import { ConnectionsPerIp, guardSocket, type FrameViolation } from './ingest.mqtt.guard.ts';
 
 /**
  * Reasons after which the publishing connection is closed without an ack (MQTT 3.1.1 has no negative
@@ -22,9 +23,19 @@ const UNSAFE_ACK_FIRST = process.env.INGEST_UNSAFE_ACK_FIRST === '1';
 /** How long the external broker keeps the server's session (and queues readings) while it is away. */
 const SESSION_EXPIRY_SECONDS = 7 * 24 * 3600;
 
+/** The address a process on this machine reaches the embedded broker at, when it listens on `host`. */
+export function localBrokerUrl(host: string, port: number): string {
+  const h = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `mqtt://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}
+
+export type BrokerRefusal = 'tooManyConnections' | FrameViolation;
+
 export interface MqttIngest {
   /** The port the embedded broker listens on (null with an external broker). */
   port: number | null;
+  /** Connections the embedded broker closed by a limit, per limit (empty with an external broker). */
+  refused: Partial<Record<BrokerRefusal, number>>;
   close(): Promise<void>;
 }
 
@@ -36,13 +47,25 @@ export interface MqttIngest {
  * acknowledged (resending it would not help), counted and logged, and never stored.
  */
 export async function startEmbeddedBroker(ctx: AppContext, ingest: IngestService, port: number): Promise<MqttIngest> {
+  const cfg = ctx.config;
   const who = new WeakMap<object, TerminalIdentity>();
+  /**
+   * Which terminal holds each client id. aedes closes the older connection when a second one CONNECTs with the
+   * same id ([MQTT-3.1.4-2]); here only the same terminal may take its id over, another terminal's CONNECT is
+   * refused (identifier rejected) and the holder stays connected. Set synchronously once a terminal is known,
+   * so two CONNECTs racing for one id cannot both pass.
+   */
+  const holders = new Map<string, { terminalId: number; client: { closed: boolean } }>();
   const broker = await Aedes.createBroker({
     concurrency: 1000,
     queueLimit: 1000,
+    // No CONNECT within this time: the connection is closed (aedes' own timer, cleared when a CONNECT is parsed).
+    connectTimeout: cfg.mqttConnectTimeoutMs,
     authenticate: (client, username, password, done) => {
-      const fail = (): void => {
-        const e = Object.assign(new Error('bad username or password'), { returnCode: 4 });
+      const fail = (returnCode = 4): void => {
+        const e = Object.assign(new Error(returnCode === 2 ? 'identifier rejected' : 'bad username or password'), {
+          returnCode,
+        });
         done(e as Parameters<typeof done>[0], false);
       };
       if (!username || !password) return fail();
@@ -53,6 +76,15 @@ export async function startEmbeddedBroker(ctx: AppContext, ingest: IngestService
             ingest.reject('badCredentials', `terminal ${username.slice(0, 20)}`, 'mqtt');
             return fail();
           }
+          const held = holders.get(client.id);
+          if (held && held.client !== client && !held.client.closed && held.terminalId !== id.terminalId) {
+            ctx.log.warn(
+              { terminal: id.terminalId, holder: held.terminalId, clientId: client.id.slice(0, 64) },
+              'MQTT client id held by another terminal: connection refused',
+            );
+            return fail(2);
+          }
+          holders.set(client.id, { terminalId: id.terminalId, client });
           who.set(client, id);
           done(null, true);
         })
@@ -86,15 +118,40 @@ export async function startEmbeddedBroker(ctx: AppContext, ingest: IngestService
     // Nobody subscribes: skip forwarding work entirely.
     authorizeForward: () => null,
   });
-  const server = net.createServer(broker.handle);
+  broker.on('clientDisconnect', (client) => {
+    if (holders.get(client.id)?.client === client) holders.delete(client.id);
+  });
+  const perIp = new ConnectionsPerIp(cfg.mqttMaxConnectionsPerIp);
+  const refused: Record<BrokerRefusal, number> = { tooManyConnections: 0, tooLarge: 0, notConnect: 0, malformed: 0 };
+  let loggedAt = 0;
+  const refuse = (why: BrokerRefusal, socket: net.Socket): void => {
+    refused[why]++;
+    // At most one line per 10 s: a flood of refused connections must not flood the log too.
+    if (Date.now() - loggedAt < 10_000) return;
+    loggedAt = Date.now();
+    ctx.log.warn({ why, address: socket.remoteAddress, refused }, 'MQTT connection refused by a broker limit');
+  };
+  const server = net.createServer((socket) => {
+    if (!perIp.admit(socket)) {
+      refuse('tooManyConnections', socket);
+      socket.destroy();
+      return;
+    }
+    guardSocket(socket, cfg.mqttMaxPacketBytes, (v) => refuse(v, socket));
+    // A connection closed by a limit must not take the process down with an unhandled socket error.
+    socket.on('error', () => undefined);
+    broker.handle(socket);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve());
+    // The broker listens where the HTTP server does (HOST), not on every interface.
+    server.listen(port, cfg.host, () => resolve());
   });
   const actual = (server.address() as net.AddressInfo).port;
   ctx.log.info({ port: actual }, 'embedded MQTT broker listening');
   return {
     port: actual,
+    refused,
     async close() {
       await new Promise<void>((r) => broker.close(() => r()));
       await new Promise<void>((r) => server.close(() => r()));
@@ -170,6 +227,7 @@ export async function connectExternalBroker(ctx: AppContext, ingest: IngestServi
   else ctx.log.warn({ url: where }, 'external MQTT broker not reachable yet; retrying in the background');
   return {
     port: null,
+    refused: {},
     async close() {
       await Promise.all(clients.map((c) => c.endAsync()));
     },

@@ -4,6 +4,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { FULL_SCOPE, type SessionUser } from '../../platform/auth/access.ts';
 import { DEMO_SITES } from '../demo/demo.seed.ts';
 import { TerminalsService } from '../terminals/terminals.service.ts';
+import { localBrokerUrl } from '../ingest/ingest.mqtt.ts';
 import * as repo from './simulator.repository.ts';
 import { startSimulator, type Simulator, type SimTerminal } from './simulator.ts';
 
@@ -53,7 +54,7 @@ export async function startDemoSimulator(
   const backfillHours = backfill ? (opts.backfillHours ?? DEMO_BACKFILL_HOURS) : 0;
   ctx.log.info({ terminals: sim.length, devices, backfillHours }, 'demo simulator starting');
   return startSimulator({
-    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    mqttUrl: localBrokerUrl(ctx.config.host, mqttPort),
     terminals: sim,
     intervalMs: opts.intervalMs ?? 10_000,
     backfillHours,
