@@ -55,16 +55,15 @@ const ERR = 2 ** -50;
  */
 export function round2(a: number, b: number = 0): number {
   const x = (a - b) * 100;
-  const ax = x < 0 ? -x : x;
-  if (ax < MAX_MANTISSA) {
-    const fl = Math.floor(ax);
-    const f = ax - fl; // exact
-    const dist = f < 0.5 ? 0.5 - f : f - 0.5;
-    if (dist > ((a < 0 ? -a : a) + (b < 0 ? -b : b)) * 100 * ERR) {
-      const n = f < 0.5 ? fl : fl + 1;
-      return n === 0 ? 0 : (x < 0 ? -n : n) / 100;
-    }
-  } else if (!Number.isFinite(x)) return a - b;
+  const ax = Math.abs(x);
+  // Distance from the nearest half (exact: ax - floor(ax) loses nothing); written without branches on the
+  // side of the half, which a series that rises and falls would mispredict.
+  if (Math.abs(ax - Math.floor(ax) - 0.5) > (Math.abs(a) + Math.abs(b)) * (100 * ERR) && ax < MAX_MANTISSA) {
+    // ax + 0.5 may round, but not across an integer: ax is farther from a half than that rounding.
+    const n = Math.floor(ax + 0.5);
+    return (x < 0 ? -n : n) / 100 + 0; // + 0: never -0
+  }
+  if (!Number.isFinite(x)) return a - b;
   return round2Decimal(a, b);
 }
 
