@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'user.disable',
   'user.bindRole',
   'user.scope',
+  'user.unlock',
   'role.add',
   'role.edit',
   'role.delete',

@@ -42,7 +42,17 @@ export const userAddBody = z.object({
   password: z.string().min(1).max(256),
   ...userFields,
 });
-export const userEditBody = z.object({ id: zInt(), ...userFields });
+/**
+ * Editing a user: the role and the data scope are optional here and, when absent, stay as they are.
+ * Changing them through edit passes the same checks as `bindRole` and `setDataScope` (issue 15).
+ */
+export const userEditBody = z.object({
+  id: zInt(),
+  ...userFields,
+  roleId: zInt().optional(),
+  scopeAll: zBool().optional(),
+  platformIds: zIntList().optional(),
+});
 export const userIdBody = z.object({ id: zInt() });
 export const userEnableBody = z.object({ id: zInt(), enabled: zBool() });
 export const userResetPasswordBody = z.object({ id: zInt(), password: z.string().min(1).max(256) });
@@ -68,6 +78,8 @@ export interface UserRow {
   platformIds: number[];
   createdAt: string;
   lastLoginAt: string | null;
+  /** Locked out by failed sign-ins right now (an administrator may unlock it). */
+  locked: boolean;
 }
 
 const tags = ['users'];
@@ -127,6 +139,14 @@ export const usersRoutes = routeTable({
     summary: 'Bind a user to a role (not oneself)',
     tags,
     body: userBindRoleBody,
+  },
+  unlock: {
+    method: 'POST',
+    path: '/api/v2/manage/user/unlock',
+    permission: perm('system:user'),
+    summary: "Clear an account's failed sign-ins and lockout",
+    tags,
+    body: userIdBody,
   },
   setScope: {
     method: 'POST',

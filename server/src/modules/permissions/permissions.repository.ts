@@ -88,3 +88,7 @@ export async function hasChildren(db: Db, id: number): Promise<boolean> {
 export async function deletePermission(db: Db, id: number): Promise<void> {
   await db.k.deleteFrom('permissions').where('id', '=', id).execute();
 }
+
+export async function childCodes(db: Db, id: number): Promise<string[]> {
+  return (await db.k.selectFrom('permissions').select('code').where('parent_id', '=', id).execute()).map((r) => r.code);
+}

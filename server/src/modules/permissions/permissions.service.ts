@@ -1,8 +1,9 @@
 import { Status, type PermissionNode } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
-import type { SessionUser } from '../../platform/auth/access.ts';
+import { isSuperAdmin, type SessionUser } from '../../platform/auth/access.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
+import { beyond } from '../roles/roles.grants.ts';
 import * as repo from './permissions.repository.ts';
 
 interface Meta {
@@ -47,6 +48,9 @@ export class PermissionsService {
   async edit(actor: SessionUser, id: number, p: repo.PermissionWrite, meta: Meta): Promise<void> {
     const before = await repo.getPermission(this.ctx.db, id);
     if (!before) throw new AppError(Status.notFound, 'permissionNotFound');
+    // A code is what routes check: renaming one changes what every role holding it may do (a holder of
+    // some permission could turn it into one they lack), so only a super administrator may.
+    if (p.code !== before.code && !isSuperAdmin(actor)) throw new AppError(Status.forbidden, 'permissionCodeSuperOnly');
     const level = await this.levelFor(id, p.parentId);
     try {
       await repo.updatePermission(this.ctx.db, id, p, level);
@@ -67,6 +71,10 @@ export class PermissionsService {
   async remove(actor: SessionUser, id: number, meta: Meta): Promise<void> {
     const p = await repo.getPermission(this.ctx.db, id);
     if (!p) throw new AppError(Status.notFound, 'permissionNotFound');
+    // Deleting takes the permission (and its children) from every role: only what the actor holds.
+    const missing = beyond(actor, [p.code, ...(await repo.childCodes(this.ctx.db, id))]);
+    if (missing.length)
+      throw new AppError(Status.forbidden, 'permissionDeleteBeyondOwn', { codes: missing.slice(0, 5).join(', ') });
     await repo.deletePermission(this.ctx.db, id);
     await writeAudit(this.ctx.db, {
       action: 'permission.delete',

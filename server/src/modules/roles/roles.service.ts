@@ -4,6 +4,7 @@ import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
 import * as repo from './roles.repository.ts';
+import { assertMayGrantPermissions, assertMayManageRole, permissionCodesOf, roleReach } from './roles.grants.ts';
 
 interface Meta {
   ip: string;
@@ -22,6 +23,14 @@ export class RolesService {
   private async mustGet(id: number): Promise<RoleRow> {
     const r = await repo.getRole(this.ctx.db, id);
     if (!r) throw new AppError(Status.notFound, 'roleNotFound');
+    return r;
+  }
+
+  /** The role, refused when it reaches beyond the actor (the super administrator role, or permissions not held). */
+  private async mustManage(actor: SessionUser, id: number): Promise<RoleRow> {
+    const r = await this.mustGet(id);
+    const reach = await roleReach(this.ctx.db, id);
+    if (reach) assertMayManageRole(actor, reach);
     return r;
   }
 
@@ -51,7 +60,7 @@ export class RolesService {
   }
 
   async edit(actor: SessionUser, id: number, input: repo.RoleWrite, meta: Meta): Promise<void> {
-    const before = await this.mustGet(id);
+    const before = await this.mustManage(actor, id);
     if (before.builtin && input.code !== before.code) throw new AppError(Status.forbidden, 'builtinRole');
     await this.checkParent(id, input.parentId);
     try {
@@ -70,7 +79,7 @@ export class RolesService {
   }
 
   async remove(actor: SessionUser, id: number, meta: Meta): Promise<void> {
-    const r = await this.mustGet(id);
+    const r = await this.mustManage(actor, id);
     if (r.builtin) throw new AppError(Status.forbidden, 'builtinRole');
     if (r.userCount > 0) throw new AppError(Status.conflict, 'roleInUse', { count: r.userCount });
     await repo.deleteRole(this.ctx.db, id);
@@ -92,6 +101,10 @@ export class RolesService {
     const r = await this.mustGet(roleId);
     if (r.code === SUPER_ADMIN_ROLE) throw new AppError(Status.forbidden, 'superAdminPermissions');
     if (roleId === actor.roleId) throw new AppError(Status.forbidden, 'cannotBindOwnRole');
+    // Nothing beyond the actor's own permissions: not in what the role holds now (what may be taken
+    // away), nor in what it will hold (the chosen permissions and the menu groups they bring along).
+    await this.mustManage(actor, roleId);
+    assertMayGrantPermissions(actor, await permissionCodesOf(this.ctx.db, permissionIds));
     const before = await repo.rolePermissionIds(this.ctx.db, roleId);
     const after = await repo.setRolePermissions(this.ctx.db, roleId, permissionIds);
     await writeAudit(this.ctx.db, {

@@ -46,6 +46,10 @@ function selectUsers(db: Db) {
       >`(select array_agg(up.platform_id order by up.platform_id) from user_platforms up where up.user_id = u.id)`.as(
         'platform_ids',
       ),
+      // Locked out by failed sign-ins (login_attempts is keyed by the account as typed, so any case).
+      sql<boolean>`exists (select 1 from login_attempts la where lower(la.account) = lower(u.account) and la.locked_until > now())`.as(
+        'locked',
+      ),
     ]);
 }
 
@@ -65,6 +69,7 @@ const present = (r: Raw): UserRow => ({
   platformIds: r.platform_ids ?? [],
   createdAt: new Date(r.created_at).toISOString(),
   lastLoginAt: r.last_login_at ? new Date(r.last_login_at).toISOString() : null,
+  locked: Boolean(r.locked),
 });
 
 export async function listUsers(db: Db, f: UserListFilter): Promise<{ list: UserRow[]; total: number }> {
@@ -195,4 +200,14 @@ export async function setKey(db: Db, id: number, keyEnc: string): Promise<void> 
 
 export async function roleExists(db: Db, roleId: number): Promise<boolean> {
   return (await db.k.selectFrom('roles').select('id').where('id', '=', roleId).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Clears an account's failed-login state (finding 7: an administrator's unlock). The lockout rows are
+ * keyed by the account as typed at sign-in, so every spelling of the account in any case goes.
+ * Answers how many rows were deleted.
+ */
+export async function clearLoginAttempts(db: Db, account: string): Promise<number> {
+  const r = await sql`delete from login_attempts where lower(account) = lower(${account})`.execute(db.k);
+  return Number(r.numAffectedRows ?? 0);
 }

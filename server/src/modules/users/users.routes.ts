@@ -34,6 +34,10 @@ export function registerUsers(app: FastifyInstance, ctx: AppContext): void {
     await svc.bindRole(caller(c), c.body.userId, c.body.roleId, c);
     return { key: 'setOk' };
   });
+  defineRoute(app, ctx, usersRoutes.unlock, async (c) => {
+    await svc.unlock(caller(c), c.body.id, c);
+    return { key: 'accountUnlocked' };
+  });
   defineRoute(app, ctx, usersRoutes.setScope, async (c) => {
     await svc.setScope(caller(c), c.body.userId, c.body.scopeAll, c.body.platformIds, c);
     return { key: 'setOk' };

@@ -83,6 +83,11 @@ export const MESSAGES = {
     ko: '로그인 시간 초과: 컴퓨터 시계를 확인하고 다시 시도하세요',
   },
   loginFailed: { en: 'Login failed', zh: '登录失败', ko: '로그인에 실패했습니다' },
+  loginThrottled: {
+    en: 'Too many login attempts from your address, please try again later',
+    zh: '该地址登录尝试过于频繁，请稍后再试',
+    ko: '이 주소에서 로그인 시도가 너무 많습니다. 잠시 후 다시 시도하세요',
+  },
   userDisabled: {
     en: 'The user has been deleted or disabled',
     zh: '用户已被删除或禁用',
@@ -153,6 +158,66 @@ export const MESSAGES = {
     en: 'The super administrator always holds every permission',
     zh: '超级管理员始终拥有全部权限',
     ko: '최고 관리자는 항상 모든 권한을 가집니다',
+  },
+  superAdminRoleOnly: {
+    en: 'Only a super administrator can give or change the super administrator role',
+    zh: '只有超级管理员可以授予或修改超级管理员角色',
+    ko: '최고 관리자 역할은 최고 관리자만 부여하거나 변경할 수 있습니다',
+  },
+  superAdminManagedBySuperAdmin: {
+    en: 'Only a super administrator can manage a super administrator account',
+    zh: '只有超级管理员可以管理超级管理员账号',
+    ko: '최고 관리자 계정은 최고 관리자만 관리할 수 있습니다',
+  },
+  roleBeyondOwn: {
+    en: 'You cannot give a role with permissions you do not hold yourself: {codes}',
+    zh: '不能授予包含您自己没有的权限的角色：{codes}',
+    ko: '본인에게 없는 권한을 가진 역할은 부여할 수 없습니다: {codes}',
+  },
+  roleManageBeyondOwn: {
+    en: 'You cannot change a role with permissions you do not hold yourself: {codes}',
+    zh: '不能修改包含您自己没有的权限的角色：{codes}',
+    ko: '본인에게 없는 권한을 가진 역할은 변경할 수 없습니다: {codes}',
+  },
+  permissionBeyondOwn: {
+    en: 'You cannot grant permissions you do not hold yourself: {codes}',
+    zh: '不能授予您自己没有的权限：{codes}',
+    ko: '본인에게 없는 권한은 부여할 수 없습니다: {codes}',
+  },
+  userBeyondOwn: {
+    en: 'You cannot manage a user whose role has permissions you do not hold yourself: {codes}',
+    zh: '不能管理其角色拥有您自己没有的权限的用户：{codes}',
+    ko: '본인에게 없는 권한을 가진 역할의 사용자는 관리할 수 없습니다: {codes}',
+  },
+  userScopeBeyondOwn: {
+    en: 'You cannot manage a user who sees sites outside your own data scope',
+    zh: '不能管理可查看您数据权限以外站点的用户',
+    ko: '본인의 데이터 범위 밖의 현장을 보는 사용자는 관리할 수 없습니다',
+  },
+  scopeBeyondOwn: {
+    en: 'You cannot give a data scope beyond your own',
+    zh: '不能授予超出您自己数据权限的范围',
+    ko: '본인의 데이터 범위를 넘는 범위는 부여할 수 없습니다',
+  },
+  scopeNeedsDataPermission: {
+    en: 'Setting the data scope needs the data permission (system:data)',
+    zh: '设置数据权限需要数据权限（system:data）',
+    ko: '데이터 범위를 설정하려면 데이터 권한(system:data)이 필요합니다',
+  },
+  permissionCodeSuperOnly: {
+    en: "Only a super administrator can change a permission's code: it changes what every role holding it may do",
+    zh: '只有超级管理员可以修改权限编码：它会改变所有拥有该权限的角色的能力',
+    ko: '권한 코드는 최고 관리자만 변경할 수 있습니다. 이 권한을 가진 모든 역할의 권한이 바뀝니다',
+  },
+  permissionDeleteBeyondOwn: {
+    en: 'You cannot delete permissions you do not hold yourself: {codes}',
+    zh: '不能删除您自己没有的权限：{codes}',
+    ko: '본인에게 없는 권한은 삭제할 수 없습니다: {codes}',
+  },
+  accountUnlocked: {
+    en: 'The account is unlocked',
+    zh: '账号已解锁',
+    ko: '계정 잠금이 해제되었습니다',
   },
   roleParentCycle: {
     en: 'A role cannot be its own parent',
@@ -821,6 +886,11 @@ export const MESSAGES = {
     zh: '告警比例必须在 0 到 1 之间',
     ko: '경보 비율은 0에서 1 사이여야 합니다',
   },
+  alertRatioNeedsWindow: {
+    en: 'An alert ratio needs a time window: set the window (number and unit) or clear the ratio',
+    zh: '告警比例需要时间窗口：请设置时间窗口（数值和单位）或清除比例',
+    ko: '경보 비율에는 시간 창이 필요합니다. 시간 창(값과 단위)을 설정하거나 비율을 지우세요',
+  },
   alertQuantityUnknown: {
     en: 'The device does not measure {quantity}',
     zh: '该设备不测量 {quantity}',
@@ -891,11 +961,6 @@ export const MESSAGES = {
   },
   alertReportSummary: { en: 'Summary', zh: '汇总', ko: '요약' },
   alertReportAlerts: { en: 'Alerts', zh: '告警', ko: '경보' },
-  alertRatioNeedsWindow: {
-    en: 'An alert ratio needs a time window: set the window (number and unit) or clear the ratio',
-    zh: '告警比例需要时间窗口：请设置时间窗口（数值和单位）或清除比例',
-    ko: '경보 비율에는 시간 창이 필요합니다. 시간 창(값과 단위)을 설정하거나 비율을 지우세요',
-  },
   alertReportFrom: { en: 'From', zh: '开始', ko: '시작' },
   alertReportTo: { en: 'To', zh: '结束', ko: '종료' },
   alertReportTotal: { en: 'Total', zh: '合计', ko: '합계' },
@@ -927,6 +992,16 @@ export const RULES: Record<string, Record<Language, string>> = {
   not_multiple_of: { en: 'is not a valid step', zh: '不是有效的步长', ko: '올바른 단위가 아닙니다' },
   unrecognized_keys: { en: 'has unknown keys', zh: '包含未知字段', ko: '알 수 없는 키가 있습니다' },
   custom: { en: 'is not valid', zh: '无效', ko: '올바르지 않습니다' },
+  text: {
+    en: 'contains a NUL character or a broken Unicode character (lone surrogate)',
+    zh: '包含空字符（NUL）或损坏的 Unicode 字符（孤立代理项）',
+    ko: 'NUL 문자 또는 손상된 유니코드 문자(단독 서로게이트)를 포함합니다',
+  },
+  sortField: {
+    en: 'is not a column name',
+    zh: '不是列名',
+    ko: '열 이름이 아닙니다',
+  },
   jsonNumberArray: {
     en: 'is not a well-formed JSON array of numbers (e.g. [1.2, 1.5]; or send numbers separated by commas)',
     zh: '不是格式正确的 JSON 数字数组（例如 [1.2, 1.5]；或以逗号分隔的数字）',
