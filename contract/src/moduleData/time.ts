@@ -105,7 +105,22 @@ export function instantOfWall(wall: number, timeZone: string): number {
     const t = wall - o;
     if (wallTime(t, timeZone) >= wall && t < best) best = t;
   }
-  return Number.isFinite(best) ? best : wall - before;
+  if (!Number.isFinite(best)) return wall - before;
+  // Inside a daylight-saving gap the candidate reads later than `wall`: the clock jumped past it at an
+  // instant before the candidate, found by bisection (transitions fall on whole seconds).
+  const over = wallTime(best, timeZone) - wall;
+  if (over > 0) {
+    let lo = best - over;
+    let hi = best;
+    while (hi - lo > 1000) {
+      const mid = Math.floor((lo + hi) / 2000) * 1000;
+      if (mid <= lo) break;
+      if (wallTime(mid, timeZone) >= wall) hi = mid;
+      else lo = mid;
+    }
+    best = hi;
+  }
+  return best;
 }
 
 const mod = (a: number, b: number): number => ((a % b) + b) % b;
