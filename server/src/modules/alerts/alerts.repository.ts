@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/db.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 import { isDbId, iso, isoOrNull, likePattern, orderBy } from '../devices/common.ts';
+import { inRegionSubtree } from '../regions/regions.repository.ts';
 
 /** All SQL of the alerts feature. */
 
@@ -1282,7 +1283,7 @@ export async function platformsWithAlerts(
     from platforms p left join alerts a on a.platform_id = p.id and a.status <> 'processed'
     where ${scopeSql(scope, 'p.id')}
       ${f.platformId !== undefined ? sql`and p.id = ${isDbId(f.platformId) ? f.platformId : -1}` : sql``}
-      ${f.regionCode ? sql`and p.region_code like ${`${f.regionCode.replace(/[\\%_]/g, '\\$&')}%`}` : sql``}
+      ${f.regionCode ? sql`and ${inRegionSubtree('p.region_code', f.regionCode)}` : sql``}
     group by p.id order by p.name, p.id`.execute(db.k);
   return r.rows;
 }

@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Col, Divider, Drawer, Flex, Form, Input, Radio, Row, Select, Typography } from 'antd';
-import { PLATFORM_TYPES, type UserRow } from '@geosentry/contract';
+import { PLATFORM_TYPES, SUPER_ADMIN_ROLE, type UserRow } from '@geosentry/contract';
 import {
   addUser,
   editUser,
@@ -21,6 +21,8 @@ export interface UserFormDrawerProps {
   user: UserRow | null;
   /** The signed-in user's id: they cannot change their own role. */
   selfId: number | null;
+  /** Whether the signed-in user is a super administrator: only they see (and may give) that role. */
+  superAdmin: boolean;
   /** Whether the signed-in user may list sites (permission system:data) to set the data scope. */
   canEditScope: boolean;
   onClose: () => void;
@@ -45,7 +47,15 @@ function groupSites(sites: SiteOption[], typeLabel: (type: string) => string) {
 }
 
 /** Adds or edits a user: account and password (add only), name, role, contact details, area and data scope. */
-export function UserFormDrawer({ open, user, selfId, canEditScope, onClose, onSaved }: UserFormDrawerProps) {
+export function UserFormDrawer({
+  open,
+  user,
+  selfId,
+  superAdmin,
+  canEditScope,
+  onClose,
+  onSaved,
+}: UserFormDrawerProps) {
   const { t } = useTranslation('users');
   const [form] = Form.useForm<UserFormValues>();
   const isEdit = user !== null;
@@ -169,7 +179,9 @@ export function UserFormDrawer({ open, user, selfId, canEditScope, onClose, onSa
                 loading={roles.isLoading}
                 placeholder={t('form.rolePlaceholder')}
                 showSearch={{ optionFilterProp: 'label' }}
-                options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
+                options={(roles.data ?? [])
+                  .filter((r) => superAdmin || r.code !== SUPER_ADMIN_ROLE)
+                  .map((r) => ({ value: r.id, label: r.name }))}
               />
             </Form.Item>
           </Col>

@@ -17,8 +17,8 @@ import {
   message,
 } from 'antd';
 import type { TableColumnsType, TableProps } from 'antd';
-import { PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
-import type { UserRow } from '@geosentry/contract';
+import { LockOutlined, PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
+import { SUPER_ADMIN_ROLE, type UserRow } from '@geosentry/contract';
 import { PageHeaderCard } from './ui/PageHeaderCard.tsx';
 import { useTableScrollY } from './ui/useTableScrollY.ts';
 import { mayUse, readCurrentUser } from './ui/currentUser.ts';
@@ -31,6 +31,7 @@ import {
   fetchSiteOptions,
   fetchUsers,
   retryUnlessCancelled,
+  unlockUser,
   userKeys,
   type UserListParams,
   type UserSortField,
@@ -89,6 +90,13 @@ export default function UsersPage() {
       void refresh();
     },
   });
+  const unlock = useMutation({
+    mutationFn: (id: number) => unlockUser(id),
+    onSuccess: () => {
+      void msg.success(t('messages.unlocked'));
+      void refresh();
+    },
+  });
   const remove = useMutation({
     mutationFn: (id: number) => deleteUser(id),
     onSuccess: () => {
@@ -135,6 +143,9 @@ export default function UsersPage() {
       };
     });
   };
+
+  /** Only a super administrator manages super administrator accounts (the server refuses the rest). */
+  const outOfReach = (row: UserRow) => !me.superAdmin && row.roleCode === SUPER_ADMIN_ROLE;
 
   const sortOrderOf = (field: UserSortField) => (params.sortField === field ? (params.sortOrder ?? null) : null);
 
@@ -209,19 +220,39 @@ export default function UsersPage() {
       sortOrder: sortOrderOf('enabled'),
       render: (v: boolean, row) => {
         const self = row.id === me.id;
+        const guarded = outOfReach(row);
         const sw = (
           <Switch
             size="small"
             checked={v}
             data-testid="user-enabled"
-            disabled={self && v}
+            disabled={(self && v) || guarded}
             loading={switching === row.id}
             checkedChildren={t('status.on')}
             unCheckedChildren={t('status.off')}
             onChange={(checked) => onToggle(row, checked)}
           />
         );
-        return self && v ? <Tooltip title={t('self.cannotDisable')}>{sw}</Tooltip> : sw;
+        const toggle =
+          self && v ? (
+            <Tooltip title={t('self.cannotDisable')}>{sw}</Tooltip>
+          ) : guarded ? (
+            <Tooltip title={t('superAdmin.only')}>{sw}</Tooltip>
+          ) : (
+            sw
+          );
+        return row.locked ? (
+          <Flex gap={6} align="center">
+            {toggle}
+            <Tooltip title={t('lock.hint')}>
+              <Tag color="red" icon={<LockOutlined />} data-testid="user-locked">
+                {t('lock.locked')}
+              </Tag>
+            </Tooltip>
+          </Flex>
+        ) : (
+          toggle
+        );
       },
     },
     {
@@ -246,30 +277,40 @@ export default function UsersPage() {
     {
       title: t('fields.actions'),
       key: 'actions',
-      width: 240,
+      width: 300,
       fixed: 'right',
       render: (_v, row) => {
         const self = row.id === me.id;
+        if (outOfReach(row))
+          return (
+            <Tooltip title={t('superAdmin.only')}>
+              <Typography.Text type="secondary" data-testid="user-out-of-reach">
+                {t('superAdmin.readOnly')}
+              </Typography.Text>
+            </Tooltip>
+          );
         return (
           <Flex gap={0} wrap={false}>
-            <Button
-              type="link"
-              size="small"
-
-              data-testid="user-edit"
-              onClick={() => setEditing(row)}
-            >
+            <Button type="link" size="small" data-testid="user-edit" onClick={() => setEditing(row)}>
               {t('actions.edit')}
             </Button>
-            <Button
-              type="link"
-              size="small"
-
-              data-testid="user-reset-password"
-              onClick={() => setResetting(row)}
-            >
+            <Button type="link" size="small" data-testid="user-reset-password" onClick={() => setResetting(row)}>
               {t('actions.resetPassword')}
             </Button>
+            {row.locked ? (
+              <Popconfirm
+                title={t('confirm.unlockTitle', { account: row.account })}
+                description={t('confirm.unlockContent')}
+                okText={t('actions.unlock')}
+                okButtonProps={{ 'data-testid': 'user-unlock-confirm' }}
+                cancelText={t('common.cancel')}
+                onConfirm={() => unlock.mutateAsync(row.id).catch(() => undefined)}
+              >
+                <Button type="link" size="small" icon={<LockOutlined />} data-testid="user-unlock">
+                  {t('actions.unlock')}
+                </Button>
+              </Popconfirm>
+            ) : null}
             {self ? (
               <Tooltip title={t('self.cannotDelete')}>
                 <Button type="link" size="small" danger disabled>
@@ -369,6 +410,7 @@ export default function UsersPage() {
         open={editing !== undefined}
         user={editing ?? null}
         selfId={me.id}
+        superAdmin={me.superAdmin}
         canEditScope={canSeeSites}
         onClose={() => setEditing(undefined)}
         onSaved={(added) => {

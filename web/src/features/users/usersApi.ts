@@ -75,3 +75,5 @@ export const deleteUser = (id: number) => call<null>(usersRoutes.delete, { id },
 export const enableUser = (id: number, enabled: boolean) => call<null>(usersRoutes.enable, { id, enabled }, change);
 export const resetUserPassword = (id: number, password: string) =>
   call<null>(usersRoutes.resetPassword, { id, password }, change);
+/** Clears the account's failed sign-ins and lockout. */
+export const unlockUser = (id: number) => call<null>(usersRoutes.unlock, { id }, change);
