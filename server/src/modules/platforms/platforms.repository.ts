@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { PlatformRow, PlatformType, RoadSegmentRow } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
+import { inRegionSubtree } from '../regions/regions.repository.ts';
 
 /** A site as stored: PlatformRow without the region path (the service names it). */
 export type PlatformRecord = Omit<PlatformRow, 'regionPath' | 'regionNames'>;
@@ -68,11 +69,7 @@ const present = (r: Raw): PlatformRecord => ({
 });
 
 /** The region and every region below it. */
-const regionAndBelow = (code: string) => sql<boolean>`p.region_code in (
-  with recursive d(code) as (
-    select code from regions where code = ${code}
-    union all select r.code from regions r join d on r.parent_code = d.code
-  ) select code from d)`;
+const regionAndBelow = (code: string) => inRegionSubtree('p.region_code', code);
 
 /** Sites of one kind, limited to the caller's data scope. */
 export async function listPlatforms(

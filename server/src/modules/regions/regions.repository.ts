@@ -1,4 +1,18 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
+
+/**
+ * The one region filter: `column` (a site's region code) is the region `code` or any region below it, so a
+ * province selects the sites of all its cities and counties (a site's region is a leaf). Every region filter
+ * uses it.
+ */
+export function inRegionSubtree(column: string, code: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(column)} in (
+    with recursive d(code) as (
+      select code from regions where code = ${code}
+      union all select r.code from regions r join d on r.parent_code = d.code
+    ) select code from d)`;
+}
 
 export interface RegionRecord {
   code: string;
