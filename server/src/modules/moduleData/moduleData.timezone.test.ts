@@ -12,6 +12,7 @@ import {
 } from '@geosentry/contract';
 import { buildPlatform, testApp, type TestApp } from '../../../test/harness.ts';
 import { addDevice, addTerminal, deviceBody } from '../devices/testkit.ts';
+import { sumOver } from './moduleData.repository.ts';
 
 const M = '/api/v2/data/module';
 const MIN = 60_000;
@@ -254,6 +255,23 @@ describe('time zones of history, statistics, reports and counts', () => {
       rawIn(rainRows, Date.UTC(2026, 2, 26, 16), Date.UTC(2026, 2, 27, 16)).sum,
       6,
     );
+  });
+
+  it('rainfall window sums are over (t - w, t]: a reading exactly w old is out, one at t is in', async () => {
+    const T = Date.UTC(2026, 5, 1, 12); // on the hour: the whole hours in between come from the hourly rollups
+    await submit(rainNow, [
+      { ts: T, values: { rainfall: 100 } },
+      { ts: T + 30 * MIN, values: { rainfall: 1 } },
+      { ts: T + HOUR, values: { rainfall: 2 } },
+      { ts: T + 2 * HOUR, values: { rainfall: 4 } },
+      { ts: T + 3 * HOUR, values: { rainfall: 8 } },
+    ]);
+    const sum = async (from: number, to: number) => (await sumOver(t.db, [rainNow], 'rainfall', from, to)).get(rainNow);
+    expect(await sum(T, T + HOUR)).toBe(3);
+    expect(await sum(T, T + 3 * HOUR)).toBe(15);
+    expect(await sum(T + 30 * MIN, T + 3 * HOUR)).toBe(14);
+    expect(await sum(T - 1, T)).toBe(100);
+    expect(await sum(T, T + 1)).toBeUndefined();
   });
 
   it('latest rainfall windows are (t - w, t]', async () => {
