@@ -15,7 +15,8 @@ import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
 import { AggregationPicker, DevicePicker, QuantityPicker, SitePicker, TimeRangePicker } from './shared/Pickers.tsx';
 import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
 import { useChosenDevice } from './shared/useDeviceChoice.ts';
-import { fmtValue, useQuantityText } from './shared/format.ts';
+import { useQuantityText } from './shared/format.ts';
+import { decimalsOf, formatValue } from '../../shared/format.ts';
 import { fmtTime, isRangeComplete, type Aggregation, type TimeRange } from './shared/timeRange.ts';
 import { fetchHistory, inverseVelocity, liveKeys, predict, rangeParams } from './monitorApi.ts';
 import './monitor.css';
@@ -67,6 +68,10 @@ export default function ForecastPage() {
   const ts = useMemo(() => (series?.points ?? []).map((p) => Date.parse(p.ts)), [series]);
   const values = useMemo(() => (series?.points ?? []).map((p) => p.value), [series]);
   const unit = series?.unit ?? '';
+  /** Forecast values are shown with the decimals the series is read with (at least 2), without float noise. */
+  const digits = useMemo(() => Math.max(2, decimalsOf(values)), [values]);
+  /** Inverse-velocity window (intervals): the answer's, else what the next estimate will use. */
+  const ivWindow = 3;
 
   const sampleOk =
     sampleNum !== null &&
@@ -76,7 +81,7 @@ export default function ForecastPage() {
   const predictOk = predictNum !== null && predictNum >= 1 && predictNum <= FORECAST_LIMITS.maxPredict;
 
   const run = useMutation<PredictionAnswer>({ mutationFn: () => predict(type, values, sampleNum!, predictNum!) });
-  const inverse = useMutation<InverseVelocityAnswer>({ mutationFn: () => inverseVelocity(ts, values, 3) });
+  const inverse = useMutation<InverseVelocityAnswer>({ mutationFn: () => inverseVelocity(ts, values, ivWindow) });
   // A result belongs to the series it was computed from: a new series clears it.
   const seriesKey = `${device?.deviceId}|${quantity}|${JSON.stringify(rangeParams(range))}|${aggregation}`;
   const { reset: resetRun } = run;
@@ -130,13 +135,13 @@ export default function ForecastPage() {
       animation: false,
       grid: { left: 56, right: 24, top: 40, bottom: 64 },
       legend: { top: 4 },
-      tooltip: { trigger: 'axis', confine: true, valueFormatter: (v: unknown) => fmtValue(Number(v)) },
+      tooltip: { trigger: 'axis', confine: true, valueFormatter: (v: unknown) => formatValue(Number(v), digits) },
       xAxis: { type: 'time' },
       yAxis: { type: 'value', scale: true, name: unit },
       dataZoom: [{ type: 'inside' }, { type: 'slider', height: 20, bottom: 10 }],
       series: out,
     };
-  }, [ts, values, run.data, unit, t]);
+  }, [ts, values, run.data, unit, t, digits]);
 
   const ivOption: EChartOption | null = useMemo(() => {
     const a = inverse.data;
@@ -190,7 +195,15 @@ export default function ForecastPage() {
       animation: false,
       grid: { left: 64, right: 24, top: 40, bottom: 40 },
       legend: { top: 4, data: [t('forecast.iv.points'), t('forecast.iv.line'), t('forecast.iv.band')] },
-      tooltip: { trigger: 'item', confine: true },
+      tooltip: {
+        trigger: 'item',
+        confine: true,
+        // A point is [time, 1/v]: its time as a date, 1/v without float noise.
+        formatter: (p: unknown) => {
+          const v = (p as { value?: unknown }).value;
+          return Array.isArray(v) ? `${fmtTime(Number(v[0]))}<br/>1/v = ${formatValue(Number(v[1]), 4)}` : '';
+        },
+      },
       xAxis: { type: 'time' },
       yAxis: { type: 'value', name: t('forecast.iv.axis'), min: 0 },
       series: out,
@@ -273,11 +286,11 @@ export default function ForecastPage() {
         extra={
           a ? (
             <Flex gap={6} wrap data-testid="forecast-checks">
-              <Tag>C = {fmtValue(a.stats.c)}</Tag>
-              <Tag>P = {fmtValue(a.stats.p)}</Tag>
+              <Tag>C = {formatValue(a.stats.c, 4)}</Tag>
+              <Tag>P = {formatValue(a.stats.p, 4)}</Tag>
               <Tag color={GRADE_COLOR[a.stats.grade]}>{t(`forecast.grade.${a.stats.grade}`)}</Tag>
-              <Tag>RMSE {fmtValue(a.stats.rmse)}</Tag>
-              {a.stats.mape !== null ? <Tag>MAPE {fmtValue(a.stats.mape)}%</Tag> : null}
+              <Tag>RMSE {formatValue(a.stats.rmse, digits + 2)}</Tag>
+              {a.stats.mape !== null ? <Tag>MAPE {formatValue(a.stats.mape, 2)}%</Tag> : null}
             </Flex>
           ) : null
         }
@@ -289,12 +302,17 @@ export default function ForecastPage() {
         ) : (
           <EChart option={option} notMerge height={380} loading={history.isFetching} data-testid="forecast-chart" />
         )}
+        {a ? (
+          <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }} data-testid="forecast-convention">
+            {t(`forecast.convention.${a.stats.convention}`, { n: a.stats.residualCount })}
+          </Typography.Paragraph>
+        ) : null}
         {a?.notes.length ? <Alert type="info" showIcon title={a.notes.join(' ')} style={{ marginTop: 8 }} /> : null}
         {a ? (
           <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginTop: 8 }}>
             {a.predicted.map((v, i) => (
               <Descriptions.Item key={i} label={t('forecast.step', { n: i + 1 })}>
-                {fmtValue(v)} {unit}
+                {formatValue(v, digits)} {unit}
               </Descriptions.Item>
             ))}
           </Descriptions>
@@ -324,6 +342,9 @@ export default function ForecastPage() {
           }
         >
           <Alert type="warning" showIcon title={t('forecast.iv.disclaimer')} style={{ marginBottom: 8 }} />
+          <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }} data-testid="forecast-iv-convention">
+            {t('forecast.iv.convention', { window: inverse.data?.window ?? ivWindow })} {t('forecast.iv.bandMeaning')}
+          </Typography.Paragraph>
           {inverse.data && !inverse.data.applicable ? (
             <Alert
               type="info"
@@ -344,7 +365,7 @@ export default function ForecastPage() {
                 {fmtTime(inverse.data.failureTimeLatest)}
               </Descriptions.Item>
               {inverse.data.fit ? (
-                <Descriptions.Item label="R²">{fmtValue(inverse.data.fit.r2)}</Descriptions.Item>
+                <Descriptions.Item label="R²">{formatValue(inverse.data.fit.r2, 4)}</Descriptions.Item>
               ) : null}
             </Descriptions>
           ) : null}

@@ -34,6 +34,7 @@ import {
   type TooltipComponentOption,
 } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
+import { formatValue } from '../format.ts';
 
 /**
  * The one chart component of the console: a small, tree-shaken ECharts 6 (line, bar, scatter, pie and gauge
@@ -78,6 +79,37 @@ export type EChartOption = echarts.ComposeOption<
 
 export type EChartInstance = echarts.ECharts;
 
+type Loose = Record<string, unknown>;
+const tooltipValue = (v: unknown): string =>
+  typeof v === 'number' ? formatValue(v) : Array.isArray(v) ? v.map(tooltipValue).join(', ') : String(v ?? '-');
+const axisValue = (v: unknown): string => (typeof v === 'number' ? formatValue(v) : String(v));
+
+/** A value axis (yAxis is one unless it says otherwise) without its own label formatter gets formatValue. */
+function cleanAxis(axis: unknown, isY: boolean): unknown {
+  if (Array.isArray(axis)) return axis.map((a) => cleanAxis(a, isY));
+  if (!axis || typeof axis !== 'object') return axis;
+  const a = axis as Loose;
+  const label = (a.axisLabel ?? {}) as Loose;
+  if (!(a.type === 'value' || (isY && a.type === undefined)) || label.formatter) return axis;
+  return { ...a, axisLabel: { ...label, formatter: axisValue } };
+}
+
+/**
+ * Numbers a chart shows carry no float noise (959.9999999999994 is 960): a tooltip without a formatter of its
+ * own and value axes without a label formatter show values through `formatValue`. Charts that format their own
+ * numbers (a unit, a percentage) keep their formatters.
+ */
+export function withCleanNumbers(option: EChartOption): EChartOption {
+  const o = option as Loose;
+  const out: Loose = { ...o };
+  const tt = o.tooltip as Loose | undefined;
+  if (tt && typeof tt === 'object' && !Array.isArray(tt) && !tt.formatter && !tt.valueFormatter)
+    out.tooltip = { ...tt, valueFormatter: tooltipValue };
+  if (o.xAxis) out.xAxis = cleanAxis(o.xAxis, false);
+  if (o.yAxis) out.yAxis = cleanAxis(o.yAxis, true);
+  return out as EChartOption;
+}
+
 export interface EChartProps {
   option: EChartOption;
   /** Replace the whole option instead of merging it into the previous one (series removed, axes changed). */
@@ -102,7 +134,7 @@ export interface EChartProps {
 
 /**
  * An ECharts chart that follows its container's size (ResizeObserver), is disposed on unmount, and applies
- * `option` on every change (merged unless `notMerge`).
+ * `option` on every change (merged unless `notMerge`), its numbers shown without float noise (withCleanNumbers).
  */
 export function EChart({
   option,
@@ -171,7 +203,7 @@ export function EChart({
   useEffect(() => {
     const instance = chart.current;
     if (!instance || instance.isDisposed()) return;
-    instance.setOption(option, { notMerge, lazyUpdate, ...(replaceMerge ? { replaceMerge } : {}) });
+    instance.setOption(withCleanNumbers(option), { notMerge, lazyUpdate, ...(replaceMerge ? { replaceMerge } : {}) });
   }, [option, notMerge, lazyUpdate, replaceMerge, theme]);
 
   useEffect(() => {
