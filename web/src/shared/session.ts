@@ -20,7 +20,7 @@ let snapshot: SessionSnapshot = read();
 function read(): SessionSnapshot {
   const userInfo = readJson<UserInfo>(KEYS.userInfo);
   // Times are computed and shown in the user's zone (issue 14), else the browser's.
-  setUserTimeZone((userInfo as { timeZone?: string | null } | null)?.timeZone);
+  setUserTimeZone(userInfo?.user?.timeZone);
   return {
     token: getToken(),
     userName: localStorage.getItem(KEYS.userName),

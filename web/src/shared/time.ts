@@ -239,3 +239,18 @@ export function wallToInstant(value: Dayjs, zone: string): number {
 export function instantToWall(t: number, zone: string): Dayjs {
   return dayjs(formatInZone(t, zone, 'YYYY-MM-DDTHH:mm:ss'));
 }
+
+/**
+ * A date filter of picked days as ISO instants in the user's zone: the first day's 00:00 and the last
+ * millisecond of the last day (for filters whose end is inclusive). A missing end stays undefined.
+ */
+export function pickedDaysIso(
+  first: Dayjs | null | undefined,
+  last: Dayjs | null | undefined,
+  zone: string = userTimeZone(),
+): { startTime: string | undefined; endTime: string | undefined } {
+  return {
+    startTime: first ? new Date(startOfDate(dateOf(first), zone)).toISOString() : undefined,
+    endTime: last ? new Date(periodRange('day', last, zone).end - 1).toISOString() : undefined,
+  };
+}

@@ -5,6 +5,7 @@ import {
   formatInZone,
   offsetMinutes,
   periodRange,
+  pickedDaysIso,
   startOfDate,
   todayRange,
   wallToInstant,
@@ -75,6 +76,14 @@ describe('calendar periods in the user zone', () => {
       '2025-12-28T16:00:00.000Z',
       '2026-02-01T16:00:00.000Z',
     ]);
+  });
+
+  it('a date filter of picked days ends at the last millisecond of the last day in the zone', () => {
+    expect(pickedDaysIso(dayjs('2026-01-01'), dayjs('2026-01-02'), 'Asia/Shanghai')).toEqual({
+      startTime: '2025-12-31T16:00:00.000Z',
+      endTime: '2026-01-02T15:59:59.999Z',
+    });
+    expect(pickedDaysIso(null, undefined, 'Asia/Shanghai')).toEqual({ startTime: undefined, endTime: undefined });
   });
 
   it('today starts at 00:00 in the zone, not in UTC or the browser', () => {

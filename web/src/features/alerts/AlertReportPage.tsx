@@ -21,6 +21,7 @@ import {
 import { BarChartOutlined, DownloadOutlined } from '@ant-design/icons';
 import { ALERT_LEVELS, ALERT_REPORT_PERIODS, type AlertReport, type AlertReportPeriod } from '@geosentry/contract';
 import { EChart, type EChartOption } from '../../shared/charts/EChart.tsx';
+import { pickedDaysIso } from '../../shared/time.ts';
 import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
 import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
 import { useMonitorSites } from '../monitor/shared/sites.ts';
@@ -67,8 +68,8 @@ export default function AlertReportPage() {
   const params: ReportParams = {
     platformId,
     period,
-    startTime: range[0].startOf('day').toISOString(),
-    endTime: range[1].endOf('day').toISOString(),
+    // Days of the user's time zone (issue 14), not of the browser.
+    ...pickedDaysIso(range[0], range[1]),
   };
   const q = useQuery({
     queryKey: alertKeys.report(params),

@@ -16,6 +16,7 @@ import { ALERT_SORT_FIELDS, alertKeys, fetchAlertCounts, fetchAlerts, type Alert
 import { LevelTag, StatusTag, fmtNum, fmtTime, levelHex, levelTextHex } from './alertUi.tsx';
 import { AlertDetailDrawer } from './AlertDetailDrawer.tsx';
 import { useValueTypeText } from './valueTypes.ts';
+import { pickedDaysIso } from '../../shared/time.ts';
 
 const DAY = 'YYYY-MM-DD';
 
@@ -254,10 +255,8 @@ export default function AlertsPage() {
             placeholder={[t('filters.from'), t('filters.to')]}
             onChange={(v) => {
               setRange(v);
-              setFilter({
-                startTime: v?.[0]?.startOf('day').toISOString(),
-                endTime: v?.[1]?.endOf('day').toISOString(),
-              });
+              // Days of the user's time zone (issue 14), not of the browser.
+              setFilter(pickedDaysIso(v?.[0], v?.[1]));
             }}
           />
           <Input.Search

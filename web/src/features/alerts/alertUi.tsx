@@ -1,12 +1,12 @@
 import { Tag } from 'antd';
 import { CheckCircleOutlined, ClockCircleOutlined, EditOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
+import { formatTime } from '../../shared/time.ts';
 import { ALERT_LEVEL_COLOURS, type AlertLevel, type AlertStatus } from '@geosentry/contract';
 
 /** The colour of a level (spec §4): blue 0099FF, yellow FFCC33, orange FF6600, red CC0033. */
 export const levelHex = (level: number): string =>
-  `#${ALERT_LEVEL_COLOURS[(level >= 1 && level <= 4 ? level : 1) as AlertLevel].hex}`;
+  ALERT_LEVEL_COLOURS[(level >= 1 && level <= 4 ? level : 1) as AlertLevel].hex;
 /** Text on a level colour: dark on yellow, white elsewhere (readable at a glance). */
 export const levelInk = (level: number): string => (level === 2 ? '#3b2e00' : '#ffffff');
 
@@ -50,8 +50,8 @@ export function StatusTag({ status }: { status: AlertStatus }) {
 }
 
 /** A time as shown in lists: local 'YYYY-MM-DD HH:mm:ss'. */
-export const fmtTime = (iso: string | null | undefined): string =>
-  iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '-';
+/** In the user's time zone (issue 14). */
+export const fmtTime = (iso: string | null | undefined): string => formatTime(iso);
 
 /** A number as shown: up to 3 decimals, '-' when missing. */
 export const fmtNum = (v: number | null | undefined): string =>

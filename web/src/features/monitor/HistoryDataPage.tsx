@@ -19,7 +19,7 @@ import {
 } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DownloadOutlined, FileExcelOutlined } from '@ant-design/icons';
-import type { HistoryPoint, QuantityStats, StatisticsType } from '@geosentry/contract';
+import type { HistoryPoint, StatisticsType } from '@geosentry/contract';
 import { hasPermission, useSession } from '../../shared/session.ts';
 import { EChart } from '../../shared/charts/EChart.tsx';
 import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
@@ -86,7 +86,7 @@ export default function HistoryDataPage() {
   const answered: Aggregation = history.data?.aggregation ?? 'original';
   const aggregated = answered !== 'original';
   // Accumulated quantities (rainfall) are answered as bucket totals: shown and labelled as a total.
-  const summed = aggregated && (series as { aggregate?: 'sum' | 'avg' } | undefined)?.aggregate === 'sum';
+  const summed = aggregated && series?.aggregate === 'sum';
   const points = useMemo(
     () => (summed ? (series?.points ?? []).map((p) => ({ ...p, value: p.sum ?? p.value })) : (series?.points ?? [])),
     [series, summed],
@@ -95,7 +95,7 @@ export default function HistoryDataPage() {
   const label = series?.label ?? quantity ?? '';
   const valueTitle = `${summed ? t('col.total') : aggregated ? t('col.avg') : t('col.value')}${unit ? ` (${unit})` : ''}`;
   const timeTitle = withZone(aggregated ? t('col.period') : t('col.time'), zoneLabel);
-  const timeText = (ts: string) => fmtPeriod(ts, answered, zone);
+  const timeText = (ts: string) => fmtPeriod(ts, answered, history.data?.timeZone ?? zone);
 
   const option = useMemo(() => {
     const list: ChartSeries[] = [
@@ -172,8 +172,7 @@ export default function HistoryDataPage() {
     }
   };
 
-  const st = stats.data?.stats.find((s) => s.quantity === quantity) as
-    (QuantityStats & { aggregate?: 'sum' | 'avg'; sum?: number | null }) | undefined;
+  const st = stats.data?.stats.find((s) => s.quantity === quantity);
   // An accumulated quantity's figure over the range is its total, not an average.
   const statTotal = st?.aggregate === 'sum';
   const empty = !history.isLoading && points.length === 0;

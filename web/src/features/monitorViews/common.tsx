@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Badge, Card, Empty, Flex, Select, Space, Tag, Tooltip, Typography } from 'antd';
-import dayjs from 'dayjs';
+import { formatTime } from '../../shared/time.ts';
 import { DEVICE_STATES, type DeviceState, type StateCounts, type ViewDevice, type ViewSite } from '@geosentry/contract';
 import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
 import { STATE_COLORS, shownQuantities } from './live.ts';
@@ -14,8 +14,8 @@ export function fmtValue(v: number | null | undefined, digits = 3): string {
   return String(Math.round(v * k) / k);
 }
 
-export const fmtTime = (iso: string | null | undefined): string =>
-  iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '-';
+/** In the user's time zone (issue 14). */
+export const fmtTime = (iso: string | null | undefined): string => formatTime(iso);
 
 /** The toolbar of a view: site picker and controls on the left, status on the right. */
 export function ViewToolbar({ children, extra }: { children: ReactNode; extra?: ReactNode }) {

@@ -1,11 +1,80 @@
-import type { ReactElement } from 'react';
-import { Avatar, Card, Col, Descriptions, Row, Tag, Typography } from 'antd';
+import { useMemo, useState, type ReactElement } from 'react';
+import { App, Avatar, Button, Card, Col, Descriptions, Flex, Row, Select, Tag, Typography } from 'antd';
 import { GlobalOutlined, KeyOutlined, UserOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../shared/session.ts';
-import { fetchUserInfo, USER_INFO_KEY } from './api.ts';
+import { storeUserInfo, useSession } from '../../shared/session.ts';
+import { allTimeZones, browserTimeZone, userTimeZone, zoneLabel } from '../../shared/time.ts';
+import { fetchUserInfo, updateUserInfo, USER_INFO_KEY } from './api.ts';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
+
+/**
+ * The user's own time zone: a searchable list of IANA zones labelled with their offset, saved at once; every
+ * screen then computes and shows times in it.
+ */
+function TimeZoneSetting(): ReactElement {
+  const { t } = useTranslation('session');
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  useSession(); // re-render when the saved zone comes back
+  const [saving, setSaving] = useState(false);
+  const zone = userTimeZone();
+  const browser = browserTimeZone();
+  const options = useMemo(() => {
+    const now = Date.now();
+    return allTimeZones().map((z) => ({ value: z, label: zoneLabel(z, now) }));
+  }, []);
+  const save = async (timeZone: string) => {
+    setSaving(true);
+    try {
+      await updateUserInfo({ timeZone }, true);
+      const info = await fetchUserInfo();
+      qc.setQueryData(USER_INFO_KEY, info);
+      storeUserInfo(info);
+      void message.success(t('userInfo.timeZoneSaved'));
+    } catch (e) {
+      void message.error((e as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Flex vertical gap={4}>
+      <Select
+        id="userinfo-timezone"
+        data-testid="userinfo-timezone"
+        style={{ width: '100%', maxWidth: 340 }}
+        showSearch={{
+          filterOption: (input, option) =>
+            String(option?.label ?? '')
+              .toLowerCase()
+              .includes(input.trim().toLowerCase()),
+        }}
+        placeholder={t('userInfo.timeZoneSearch')}
+        aria-label={t('userInfo.timeZone')}
+        value={zone}
+        loading={saving}
+        disabled={saving}
+        options={options}
+        onChange={(z: string) => void save(z)}
+      />
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t('userInfo.timeZoneHint')}
+      </Typography.Text>
+      {zone !== browser ? (
+        <Button
+          type="link"
+          size="small"
+          style={{ padding: 0, alignSelf: 'flex-start' }}
+          data-testid="userinfo-timezone-browser"
+          onClick={() => void save(browser)}
+        >
+          {t('userInfo.useBrowserZone', { zone: zoneLabel(browser) })}
+        </Button>
+      ) : null}
+    </Flex>
+  );
+}
 
 /** The signed-in user's details and the password change form (hidden route /userinfo). */
 export function UserInfoPage(): ReactElement {
@@ -64,6 +133,7 @@ export function UserInfoPage(): ReactElement {
                 { key: 'email', label: t('userInfo.email'), children: user?.email || empty },
                 { key: 'area', label: t('userInfo.area'), children: user?.area || empty },
                 { key: 'scope', label: t('userInfo.scope'), children: scope, span: 'filled' },
+                { key: 'timeZone', label: t('userInfo.timeZone'), children: <TimeZoneSetting />, span: 'filled' },
               ]}
             />
           </Card>

@@ -5,9 +5,12 @@ import {
   type Envelope,
   type LoginElsewhere,
   type LoginResult,
+  type UpdateUserInfoResult,
   type UserInfo,
 } from '@geosentry/contract';
 import { call, requestEnvelope } from '../../shared/api.ts';
+import { getToken } from '../../shared/storage.ts';
+import { browserTimeZone } from '../../shared/time.ts';
 
 export const USER_INFO_KEY = ['session', 'userInfo'] as const;
 
@@ -44,8 +47,29 @@ export function login(
   });
 }
 
-export function fetchUserInfo(): Promise<UserInfo> {
-  return call<UserInfo>(sessionRoutes.getUserInfo, {}, { keepEarlier: true });
+/** The session (token) whose user already had the browser's zone saved, or tried: once per login. */
+let zoneSavedFor: string | null = null;
+
+/**
+ * The signed-in user's info. A user without a time zone of their own gets this browser's, saved once after
+ * the login (issue 14: times are computed and shown in the user's zone; the browser's is the first guess).
+ */
+export async function fetchUserInfo(): Promise<UserInfo> {
+  const info = await call<UserInfo>(sessionRoutes.getUserInfo, {}, { keepEarlier: true });
+  const token = getToken();
+  if (info.user.timeZone || !token || zoneSavedFor === token) return info;
+  zoneSavedFor = token;
+  try {
+    const saved = await updateUserInfo({ timeZone: browserTimeZone() }, true);
+    return { ...info, user: { ...info.user, timeZone: saved.timeZone } };
+  } catch {
+    return info; // the browser's zone applies all the same; user info offers the setting
+  }
+}
+
+/** Changes the signed-in user's own settings (the time zone: an IANA name). */
+export function updateUserInfo(p: { timeZone: string }, silent = false): Promise<UpdateUserInfoResult> {
+  return call<UpdateUserInfoResult>(sessionRoutes.updateUserInfo, p, { silent, loading: !silent });
 }
 
 /** Ends this session on the server; never throws and never triggers the session-end handling (the caller leaves anyway). */
