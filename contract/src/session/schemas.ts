@@ -33,7 +33,7 @@ export interface LoginElsewhere {
 
 export interface CaptchaImage {
   captchaId: string;
-  /** A data: URL of an SVG image. */
+  /** A data: URL of a PNG image (180 x 60, drawn on the server; the answer is only in its pixels). */
   image: string;
   expiresInSeconds: number;
 }

@@ -68,41 +68,150 @@ export interface AttemptRow {
   fails: number;
   stage: number;
   locked_until: Date | null;
+  /** False while the lock was set by an attempt whose password is still being checked. */
+  settled: boolean;
+}
+
+/** Lockout rules as the reservation statement needs them. */
+export interface LockRules {
+  maxFails: number;
+  shortMs: number;
+  dayMs: number;
+}
+
+/**
+ * Reserves one password evaluation for an account, in one statement, before the password is checked:
+ * parallel attempts each get their own count. `fails` counts the attempts since the last right password
+ * (a right password deletes the row: clearAttempts). The attempt that reaches maxFails sets the 10-minute
+ * lock, and the first attempt after an expired lock of the same day sets the day lock, at once and
+ * provisionally (settled = false, see settleLock): an attempt made meanwhile finds the account locked. A row of an earlier day that is not locked starts
+ * over. Undefined when the account is locked (nothing is reserved).
+ */
+export async function reserveAttempt(
+  db: Db,
+  account: string,
+  today: string,
+  rules: LockRules,
+): Promise<AttemptRow | undefined> {
+  const stale = sql`a.day <> excluded.day`;
+  const r = await sql<AttemptRow>`
+    insert into login_attempts as a (account, day, fails, stage, locked_until)
+    values (${account}, ${today}::date, 1, 0, null)
+    on conflict (account) do update set
+      day = excluded.day,
+      fails = case when ${stale} then 1 else a.fails + 1 end,
+      stage = case when ${stale} then 0 when a.stage >= 1 then 2
+                   when a.fails + 1 >= ${rules.maxFails}::int then 1 else 0 end,
+      locked_until = case when ${stale} then null
+                   when a.stage >= 1 then now() + ${rules.dayMs}::float8 * interval '1 millisecond'
+                   when a.fails + 1 >= ${rules.maxFails}::int then now() + ${rules.shortMs}::float8 * interval '1 millisecond'
+                   else null end,
+      settled = case when ${stale} then true when a.stage >= 1 then false
+                   when a.fails + 1 >= ${rules.maxFails}::int then false else true end
+    where a.locked_until is null or a.locked_until <= now()
+    returning account, day::text as day, fails, stage, locked_until, settled`.execute(db.k);
+  return r.rows[0];
 }
 
 export async function getAttempts(db: Db, account: string): Promise<AttemptRow | undefined> {
   const r =
-    await sql<AttemptRow>`select account, day::text as day, fails, stage, locked_until from login_attempts where account = ${account}`.execute(
+    await sql<AttemptRow>`select account, day::text as day, fails, stage, locked_until, settled from login_attempts where account = ${account}`.execute(
       db.k,
     );
   return r.rows[0];
 }
 
-export async function saveAttempts(db: Db, a: AttemptRow): Promise<void> {
-  await db.k
-    .insertInto('login_attempts')
-    .values(a)
-    .onConflict((oc) =>
-      oc.column('account').doUpdateSet({ day: a.day, fails: a.fails, stage: a.stage, locked_until: a.locked_until }),
-    )
-    .execute();
+/** The password of the attempt that set the lock was wrong: the lock stands. */
+export async function settleLock(db: Db, account: string): Promise<void> {
+  await sql`update login_attempts set settled = true where account = ${account}`.execute(db.k);
 }
 
 export async function clearAttempts(db: Db, account: string): Promise<void> {
   await db.k.deleteFrom('login_attempts').where('account', '=', account).execute();
 }
 
-export async function activeSessionIds(db: Db, userId: number, idleMs: number): Promise<number[]> {
-  const rows = await db.k
-    .selectFrom('sessions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('ended_at', 'is', null)
-    .where('last_seen_at', '>', new Date(Date.now() - idleMs))
-    .execute();
-  return rows.map((r) => r.id);
+/**
+ * Takes one token from a client address's bucket (perMinute tokens, refilled at perMinute a minute), in one
+ * statement, so parallel requests and several server nodes agree. False when the bucket is empty.
+ */
+export async function takeLoginToken(db: Db, ip: string, perMinute: number): Promise<boolean> {
+  const refill = sql`least(${perMinute}::float8, r.tokens + greatest(0, extract(epoch from now() - r.at)::float8) * ${perMinute / 60}::float8)`;
+  const r = await sql<{ granted: boolean }>`
+    insert into login_rate as r (ip, tokens, at, granted) values (${ip}, ${perMinute - 1}::float8, now(), true)
+    on conflict (ip) do update set
+      tokens = case when ${refill} >= 1 then ${refill} - 1 else ${refill} end,
+      granted = ${refill} >= 1,
+      at = greatest(r.at, now())
+    returning granted`.execute(db.k);
+  return r.rows[0]?.granted === true;
 }
 
+/** Gives a token back (the attempt was a right password: only failures use up an address's budget). */
+export async function returnLoginToken(db: Db, ip: string, perMinute: number): Promise<void> {
+  await sql`update login_rate set tokens = least(${perMinute}::float8, tokens + 1) where ip = ${ip}`.execute(db.k);
+}
+
+export type OpenSession =
+  { elsewhere: true } | { elsewhere: false; sessionId: number; ended: number[]; kicked: number };
+
+/**
+ * Opens a session for a user whose password was right, keeping one open session per account under
+ * concurrency: one transaction locks the user's row, ends the user's open sessions that are idle or past
+ * their lifetime, then either answers "elsewhere" (another session is active and takeOver is false) or
+ * ends the active one ("kicked") and inserts the new one. `ended` lists every session ended (their sockets
+ * close), `kicked` counts the active ones among them.
+ */
+export async function openSession(
+  db: Db,
+  s: {
+    tokenHash: string;
+    userId: number;
+    ip: string;
+    userAgent: string;
+    idleMs: number;
+    maxMs: number;
+    takeOver: boolean;
+  },
+): Promise<OpenSession> {
+  return db.k.transaction().execute(async (trx) => {
+    await sql`select id from users where id = ${s.userId} for no key update`.execute(trx);
+    const idle = `${Math.round(s.idleMs / 1000)} seconds`;
+    const stale = await sql<{ id: number }>`
+      update sessions set ended_at = now(),
+        end_reason = case when expires_at <= now() then 'expired' else 'idle' end
+      where user_id = ${s.userId} and ended_at is null
+        and (last_seen_at <= now() - ${idle}::interval or expires_at <= now())
+      returning id`.execute(trx);
+    const ended = stale.rows.map((r) => r.id);
+    const active = await trx
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', s.userId)
+      .where('ended_at', 'is', null)
+      .execute();
+    let kickedCount = 0;
+    if (active.length > 0) {
+      if (!s.takeOver) return { elsewhere: true };
+      const kicked = await trx
+        .updateTable('sessions')
+        .set({ ended_at: new Date(), end_reason: 'kicked' })
+        .where('user_id', '=', s.userId)
+        .where('ended_at', 'is', null)
+        .returning('id')
+        .execute();
+      ended.push(...kicked.map((r) => r.id));
+      kickedCount = kicked.length;
+    }
+    const r = await sql<{ id: number }>`
+      insert into sessions (token_hash, user_id, ip, user_agent, expires_at)
+      values (${s.tokenHash}, ${s.userId}, ${s.ip}, ${s.userAgent}, now() + ${s.maxMs}::float8 * interval '1 millisecond')
+      returning id`.execute(trx);
+    await trx.updateTable('users').set({ last_login_at: new Date() }).where('id', '=', s.userId).execute();
+    return { elsewhere: false, sessionId: r.rows[0]!.id, ended, kicked: kickedCount };
+  });
+}
+
+/** Inserts a session without the login rules (the demo seed's own session); see openSession. */
 export async function createSession(
   db: Db,
   s: { tokenHash: string; userId: number; ip: string; userAgent: string },
@@ -167,4 +276,6 @@ export async function purgeExpired(db: Db): Promise<void> {
   await db.k.deleteFrom('captchas').where('expires_at', '<', now).execute();
   await db.k.deleteFrom('login_tickets').where('expires_at', '<', now).execute();
   await db.k.deleteFrom('used_signatures').where('expires_at', '<', now).execute();
+  // A bucket untouched for 10 minutes is full again: its row can go.
+  await sql`delete from login_rate where at < now() - interval '10 minutes'`.execute(db.k);
 }

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import svgCaptcha from 'svg-captcha';
 import { Status, checkPassword, passwordKey, SUPER_ADMIN_ROLE, PASSWORD_MIN, PASSWORD_MAX } from '@geosentry/contract';
 import type { CaptchaImage, LoginBody, PublicConfig, UserInfo } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
@@ -10,6 +9,7 @@ import { endSessions } from '../../platform/auth/sessions.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
 import * as repo from './session.repository.ts';
+import { renderCaptcha } from './captcha.ts';
 
 /** Lockout rules (spec §5, §9). */
 export const MAX_FAILS = 5;
@@ -21,6 +21,13 @@ export const CAPTCHA_TTL_MS = 2 * 60_000;
 export const TICKET_TTL_MS = 2 * 60_000;
 /** Identifying-code characters: no look-alikes (0/O, 1/I/L); compared case-insensitively. */
 export const CAPTCHA_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const CAPTCHA_LENGTH = 4;
+
+/**
+ * Test-only observation point: security tests that need many right captcha answers read them here
+ * (the database keeps only a hash). Unset outside those tests.
+ */
+export const sessionTestHooks: { captchaIssued?: (captchaId: string, answer: string) => void } = {};
 
 interface Meta {
   ip: string;
@@ -51,21 +58,16 @@ export class SessionService {
   }
 
   async captcha(): Promise<CaptchaImage> {
-    const c = svgCaptcha.create({
-      size: 4,
-      noise: 2,
-      // Only the unambiguous alphabet (no 0/O, 1/I/L): the answer is case-insensitive.
-      charPreset: CAPTCHA_ALPHABET,
-      color: true,
-      background: '#f4f6fa',
-      width: 120,
-      height: 40,
-    });
+    // Only the unambiguous alphabet (no 0/O, 1/I/L): the answer is case-insensitive.
+    let text = '';
+    for (let i = 0; i < CAPTCHA_LENGTH; i++) text += CAPTCHA_ALPHABET[crypto.randomInt(CAPTCHA_ALPHABET.length)];
+    const png = renderCaptcha(text);
     const id = crypto.randomUUID();
-    await repo.saveCaptcha(this.ctx.db, id, sha256hex(c.text.toLowerCase()), CAPTCHA_TTL_MS);
+    await repo.saveCaptcha(this.ctx.db, id, sha256hex(text.toLowerCase()), CAPTCHA_TTL_MS);
+    sessionTestHooks.captchaIssued?.(id, text);
     return {
       captchaId: id,
-      image: `data:image/svg+xml;base64,${Buffer.from(c.data).toString('base64')}`,
+      image: `data:image/png;base64,${png.toString('base64')}`,
       expiresInSeconds: CAPTCHA_TTL_MS / 1000,
     };
   }
@@ -117,14 +119,30 @@ export class SessionService {
       throw new AppError(Status.badRequest, 'loginFailed');
     }
 
-    // Lock state, per account as typed (also for accounts that do not exist).
-    let a = await repo.getAttempts(db, lockKey);
-    if (a && a.day !== today() && (!a.locked_until || a.locked_until.getTime() < Date.now())) a = undefined;
-    if (a?.locked_until && a.locked_until.getTime() > Date.now()) {
-      if (a.stage >= 2) throw new AppError(Status.forbidden, 'tryTomorrow');
-      throw new AppError(Status.forbidden, 'lockedMinutes', {
-        minutes: Math.ceil((a.locked_until.getTime() - Date.now()) / 60_000),
-      });
+    // Per client address: failed password evaluations use up a token bucket (a right one gives its token back).
+    const rate = this.ctx.config.loginRatePerMinute;
+    if (rate > 0 && !(await repo.takeLoginToken(db, meta.ip, rate)))
+      throw new AppError(Status.tooMany, 'loginThrottled');
+
+    // Per account as typed (also for accounts that do not exist): the attempt is counted before the
+    // password is checked, in one statement, so parallel attempts cannot pass the lockout.
+    const reserve = (): Promise<repo.AttemptRow | undefined> =>
+      repo.reserveAttempt(db, lockKey, today(), { maxFails: MAX_FAILS, shortMs: LOCK_SHORT_MS, dayMs: LOCK_DAY_MS });
+    let a = await reserve();
+    // A lock set by an attempt still being checked is provisional (its password may be right and lift it):
+    // wait for it, up to 2 s. A provisional lock older than 10 s (its process died) counts as settled.
+    for (let tries = 0; !a && tries < 40; tries++) {
+      const cur = await repo.getAttempts(db, lockKey);
+      const since = cur?.locked_until ? cur.locked_until.getTime() - (cur.stage >= 2 ? LOCK_DAY_MS : LOCK_SHORT_MS) : 0;
+      if (cur?.locked_until && (cur.settled || since < Date.now() - 10_000)) break;
+      if (cur) await new Promise((r) => setTimeout(r, 50));
+      a = await reserve();
+    }
+    if (!a) {
+      const cur = await repo.getAttempts(db, lockKey);
+      if (cur && cur.stage >= 2) throw new AppError(Status.forbidden, 'tryTomorrow');
+      const left = cur?.locked_until ? cur.locked_until.getTime() - Date.now() : LOCK_SHORT_MS;
+      throw new AppError(Status.forbidden, 'lockedMinutes', { minutes: Math.max(1, Math.ceil(left / 60_000)) });
     }
 
     const u = await lookup();
@@ -132,37 +150,27 @@ export class SessionService {
     const ok = safeEqualHex(hmacHex(key, input.time), input.signature) && u !== undefined;
 
     if (!ok) {
-      const next: repo.AttemptRow = a ?? { account: lockKey, day: today(), fails: 0, stage: 0, locked_until: null };
-      next.day = today();
-      next.fails += 1;
+      if (a.locked_until) await repo.settleLock(db, lockKey);
       let answer: AppError;
-      if (next.stage === 0 && next.fails >= MAX_FAILS) {
-        next.stage = 1;
-        next.locked_until = new Date(Date.now() + LOCK_SHORT_MS);
-        answer = new AppError(Status.forbidden, 'locked10');
-      } else if (next.stage >= 1) {
-        next.stage = 2;
-        next.locked_until = new Date(Date.now() + LOCK_DAY_MS);
-        answer = new AppError(Status.forbidden, 'lockedDay');
-      } else {
-        answer = new AppError(
-          Status.unauthorized,
-          'wrongPassword',
-          { remaining: MAX_FAILS - next.fails },
-          { remaining: MAX_FAILS - next.fails },
-        );
+      if (a.stage >= 2) answer = new AppError(Status.forbidden, 'lockedDay');
+      else if (a.stage === 1) answer = new AppError(Status.forbidden, 'locked10');
+      else {
+        const remaining = MAX_FAILS - a.fails;
+        answer = new AppError(Status.unauthorized, 'wrongPassword', { remaining }, { remaining });
       }
-      await repo.saveAttempts(db, next);
       await writeAudit(db, {
-        action: next.locked_until ? 'login.locked' : 'login.failure',
+        action: a.locked_until ? 'login.locked' : 'login.failure',
         userId: u?.id ?? null,
         account,
         ip: meta.ip,
-        detail: { fails: next.fails, stage: next.stage },
+        detail: { fails: a.fails, stage: a.stage },
       });
       throw answer;
     }
 
+    // A right password resets the account's count and gives the address its token back.
+    await repo.clearAttempts(db, lockKey);
+    if (rate > 0) await repo.returnLoginToken(db, meta.ip, rate);
     if (!u.enabled) {
       await writeAudit(db, {
         action: 'login.failure',
@@ -173,29 +181,33 @@ export class SessionService {
       });
       throw new AppError(Status.forbidden, 'userDisabled');
     }
-    if (a) await repo.clearAttempts(db, lockKey);
 
-    const others = await repo.activeSessionIds(db, u.id, this.ctx.config.sessionIdleMs);
-    if (others.length > 0) {
-      if (input.flag !== 1) {
-        const ticket = newToken();
-        await repo.saveTicket(db, sha256hex(ticket), u.id, TICKET_TTL_MS);
-        await writeAudit(db, { action: 'login.elsewhere', userId: u.id, account: u.account, ip: meta.ip });
-        return { status: Status.warnOther, key: 'loginElsewhere', data: { elsewhere: true, ticket } };
-      }
-      const ended = await endSessions(db, { sessionIds: others }, 'kicked');
-      this.ctx.hub.endSessions(ended, 'logged in elsewhere');
+    const token = newToken();
+    const opened = await repo.openSession(db, {
+      tokenHash: sha256hex(token),
+      userId: u.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      idleMs: this.ctx.config.sessionIdleMs,
+      maxMs: this.ctx.config.sessionMaxMs,
+      takeOver: input.flag === 1,
+    });
+    if (opened.elsewhere) {
+      const ticket = newToken();
+      await repo.saveTicket(db, sha256hex(ticket), u.id, TICKET_TTL_MS);
+      await writeAudit(db, { action: 'login.elsewhere', userId: u.id, account: u.account, ip: meta.ip });
+      return { status: Status.warnOther, key: 'loginElsewhere', data: { elsewhere: true, ticket } };
+    }
+    if (opened.ended.length > 0) this.ctx.hub.endSessions(opened.ended, 'logged in elsewhere');
+    if (opened.kicked > 0) {
       await writeAudit(db, {
         action: 'login.kicked',
         userId: u.id,
         account: u.account,
         ip: meta.ip,
-        detail: { sessions: ended.length },
+        detail: { sessions: opened.kicked },
       });
     }
-
-    const token = newToken();
-    await repo.createSession(db, { tokenHash: sha256hex(token), userId: u.id, ip: meta.ip, userAgent: meta.userAgent });
     await writeAudit(db, { action: 'login.success', userId: u.id, account: u.account, ip: meta.ip });
     return { data: { token, platformType: this.ctx.config.platformType, account: u.account } };
   }

@@ -21,7 +21,8 @@ interface ActiveRow {
 /**
  * Resolves a session token to its user, touching the session's last-seen time, in one statement.
  * (The touch is skipped when it happened in the last 30 s: idle expiry is exact to 30 s.)
- * A session idle for longer than idleMs has ended. Raises the spec's session-ending statuses.
+ * A session idle for longer than idleMs, or past its absolute lifetime (`expires_at`, set at login from
+ * SESSION_MAX_HOURS), has ended. Raises the spec's session-ending statuses.
  */
 export async function resolveSession(db: Db, token: string | undefined, idleMs: number): Promise<SessionUser> {
   if (!token) throw new AppError(Status.notLoggedIn, 'notLoggedIn');
@@ -31,6 +32,7 @@ export async function resolveSession(db: Db, token: string | undefined, idleMs: 
     with s as (
       select id, user_id, last_seen_at from sessions
       where token_hash = ${hash} and ended_at is null and last_seen_at > now() - ${idle}::interval
+        and expires_at > now()
     ), touch as (
       -- Touch at most every 30 s, so concurrent requests of one session do not queue on its row lock.
       update sessions set last_seen_at = now() from s
@@ -55,15 +57,16 @@ export async function resolveSession(db: Db, token: string | undefined, idleMs: 
     };
   }
   if (row && !row.enabled) throw new AppError(Status.notCertified, 'userDisabled');
-  // Why not: tell an ended session apart from an idle-expired or an unknown token.
-  const s = await db.k
-    .selectFrom('sessions')
-    .select(['ended_at', 'end_reason'])
-    .where('token_hash', '=', hash)
-    .executeTakeFirst();
+  // Why not: tell an ended session apart from an idle-expired, a lifetime-expired or an unknown token.
+  const s = (
+    await sql<{ ended_at: Date | null; end_reason: string | null; expired: boolean }>`
+      select ended_at, end_reason, expires_at <= now() as expired from sessions where token_hash = ${hash}`.execute(
+      db.k,
+    )
+  ).rows[0];
   if (!s) throw new AppError(Status.tokenExpired, 'tokenExpired');
   if (s.end_reason === 'kicked') throw new AppError(Status.loggedOutElsewhere, 'loggedOutElsewhere');
-  if (!s.ended_at) await endSessions(db, { sessionIds: [], tokenHash: hash }, 'idle');
+  if (!s.ended_at) await endSessions(db, { sessionIds: [], tokenHash: hash }, s.expired ? 'expired' : 'idle');
   throw new AppError(Status.loginExpired, 'loginExpired');
 }
 
@@ -71,7 +74,7 @@ export async function resolveSession(db: Db, token: string | undefined, idleMs: 
 export async function endSessions(
   db: Db,
   which: { userId?: number; sessionIds?: number[]; tokenHash?: string; exceptSessionId?: number },
-  reason: 'logout' | 'kicked' | 'password' | 'disabled' | 'deleted' | 'idle',
+  reason: 'logout' | 'kicked' | 'password' | 'disabled' | 'deleted' | 'idle' | 'expired',
 ): Promise<number[]> {
   let q = db.k.updateTable('sessions').set({ ended_at: new Date(), end_reason: reason }).where('ended_at', 'is', null);
   if (which.userId !== undefined) q = q.where('user_id', '=', which.userId);

@@ -38,6 +38,11 @@ export const MESSAGES = {
   },
   tokenExpired: { en: 'Token expired', zh: '令牌已过期', ko: '토큰이 만료되었습니다' },
   noPermission: { en: 'No permission', zh: '没有权限', ko: '권한이 없습니다' },
+  originNotAllowed: {
+    en: 'Connections from this site are not allowed',
+    zh: '不允许来自该网站的连接',
+    ko: '이 사이트에서의 연결은 허용되지 않습니다',
+  },
   notCertified: { en: 'Not certified', zh: '未认证', ko: '인증되지 않았습니다' },
   loggedOutElsewhere: {
     en: 'Your account was logged in elsewhere, please log in again',
