@@ -140,11 +140,12 @@ async function main(): Promise<void> {
     const size = { terminals: cfg.terminals, devicesPerTerminal: cfg.devicesPerTerminal };
     const on = await provision(api, { prefix: 'AR', ...size });
     const off = await provision(api, { prefix: 'AP', ...size });
-    // Sentinels: one fresh sensor per drain check, each with one level-4 threshold at 50 mm.
+    // Sentinels: one fresh sensor per drain check (phases 1 and 1b, two latency runs), each with one level-4
+    // threshold at 50 mm.
     const sentinels = await provision(api, {
       prefix: 'AS',
       terminals: 1,
-      devicesPerTerminal: cfg.rounds * 2 + 2,
+      devicesPerTerminal: cfg.rounds * 4 + 2,
     });
     const sentinelTerm = sentinels.terminals[0]!;
     const devicesOf = (ts: ProvisionedTerminal[]): BenchDevice[] => ts.flatMap((t) => t.devices);

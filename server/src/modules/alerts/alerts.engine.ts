@@ -108,9 +108,19 @@ const NOTHING_STORED = { stored: Promise.resolve() };
 /** Decisions waiting for the store at most before evaluation waits (back-pressure). */
 const MAX_PENDING_DECISIONS = 20_000;
 
+/**
+ * A device's decisions of one pass, and its late mark when the pass had late readings (its open alerts record
+ * the late reading even when nothing fires again).
+ */
+interface StoreItem {
+  device: repo.EvalDevice;
+  decisions: Decision[];
+  late?: LateMark | null;
+}
+
 /** Decisions of the passes waiting for one store, and the promise settled when it is written. */
 interface StoreBatch {
-  items: { device: repo.EvalDevice; decisions: Decision[] }[];
+  items: StoreItem[];
   decisions: number;
   done: Promise<void>;
   resolve: () => void;
@@ -283,10 +293,19 @@ export function evidenceWindow(s: Series, i: number, rule: EvalRule): { ts: stri
 }
 
 /**
- * The evidence of a firing. `late`: the time of the earliest late reading of the pass (one that arrived after
- * newer readings had been judged), recorded on the firings at or after it: they were judged (again) with it.
+ * A pass with late readings: the earliest one's time (`at`), and the newest reading judged before the pass
+ * (`upTo`): the readings from `at` to `upTo` were judged (again) with a late reading.
  */
-function evidenceOf(s: Series, f: Firing, relationId: number | null, late: string | null): AlertEvidence {
+interface LateMark {
+  at: string;
+  upTo: number;
+}
+
+/**
+ * The evidence of a firing. `late`: set when the pass had late readings; a firing at a reading judged (again)
+ * with them records the earliest late reading's time.
+ */
+function evidenceOf(s: Series, f: Firing, relationId: number | null, late: LateMark | null): AlertEvidence {
   const r = f.rule;
   const w = windowMs(r);
   const e: AlertEvidence = {
@@ -308,9 +327,9 @@ function evidenceOf(s: Series, f: Firing, relationId: number | null, late: strin
     acceleration: f.computed.acceleration ?? accelerationAt(s, f.index, w),
     readings: evidenceWindow(s, f.index, r),
   };
-  if (late !== null && late <= e.ts) {
+  if (late !== null && late.at <= e.ts && f.ts <= late.upTo) {
     e.late = true;
-    e.lateReadingAt = late;
+    e.lateReadingAt = late.at;
   }
   return e;
 }
@@ -628,7 +647,7 @@ export class AlertEngine {
       reqs.push({ deviceId, from: min - plan.lookbackMs, to: max, before: plan.lookbackPoints });
     }
     const windowOf = await this.series(reqs, byDevice);
-    const toStore: { device: repo.EvalDevice; decisions: Decision[] }[] = [];
+    const toStore: StoreItem[] = [];
     for (const [deviceId, rs] of byDevice) {
       const device = devices.get(deviceId);
       if (!device || device.platformId === null) continue;
@@ -639,7 +658,7 @@ export class AlertEngine {
       const judgedUpTo = this.judgedUpTo.get(deviceId) ?? newestBefore(win.times, newTs);
       if (this.judgedUpTo.size > MAX_JUDGED) this.judgedUpTo.clear();
       this.judgedUpTo.set(deviceId, Math.max(judgedUpTo, newTs[newTs.length - 1]!));
-      const late = newTs[0]! < judgedUpTo ? new Date(newTs[0]!).toISOString() : null;
+      const late = newTs[0]! < judgedUpTo ? { at: new Date(newTs[0]!).toISOString(), upTo: judgedUpTo } : null;
       const decisions: Decision[] = [];
       for (const { quantity: q, families, relations } of this.planOf(deviceId).quantities) {
         // The whole window of the quantity (kept from pass to pass) and where this pass's readings are in it.
@@ -678,9 +697,9 @@ export class AlertEngine {
           decisions.push(...(await this.relationDecisions(x.relation, x.rules, device, q, s, judge, late)));
         }
       }
-      if (decisions.length) {
+      if (decisions.length || late) {
         decisions.sort((a, b) => a.ts - b.ts);
-        toStore.push({ device, decisions });
+        toStore.push({ device, decisions, late });
       }
     }
     if (!toStore.length) return NOTHING_STORED;
@@ -694,9 +713,7 @@ export class AlertEngine {
    * takes all that waited. Answers the promise of the transaction holding this pass's decisions. A pass waits
    * (back-pressure) while MAX_PENDING_DECISIONS are already waiting.
    */
-  private async storeInOrder(
-    toStore: { device: repo.EvalDevice; decisions: Decision[] }[],
-  ): Promise<{ stored: Promise<void> }> {
+  private async storeInOrder(toStore: StoreItem[]): Promise<{ stored: Promise<void> }> {
     while (this.pending_.decisions >= MAX_PENDING_DECISIONS && this.storeLoop) await this.storeLoop;
     const batch = this.pending_;
     for (const x of toStore) {
@@ -723,7 +740,7 @@ export class AlertEngine {
   }
 
   /** The pass's decisions in one transaction; when that fails, each device again on its own. */
-  private async storeOrSplit(toStore: { device: repo.EvalDevice; decisions: Decision[] }[]): Promise<void> {
+  private async storeOrSplit(toStore: StoreItem[]): Promise<void> {
     try {
       await this.store(toStore);
     } catch (e) {
@@ -814,7 +831,7 @@ export class AlertEngine {
     q: string,
     s: QuantitySeries,
     idx: readonly number[],
-    late: string | null,
+    late: LateMark | null,
   ): Promise<Decision[]> {
     const base = x.valueType === 'cumulativeChange' ? await this.baseOf(device, q) : null;
     const firings = new Map(evaluateFamily(s, idx, levelRules, base, s).map((f) => [f.index, f]));
@@ -879,12 +896,17 @@ export class AlertEngine {
    * alerts in one (written before any event of that alert, whose listeners read it), the notification outbox in
    * three under its savepoint, the actions and hits in one. Then pushes sockets and notifies listeners, in order.
    */
-  private async store(items: readonly { device: repo.EvalDevice; decisions: readonly Decision[] }[]): Promise<void> {
+  private async store(items: readonly StoreItem[]): Promise<void> {
     const events: AlertEvent[] = [];
     const bus = alertEvents(this.ctx);
     const all = items.flatMap((x) => x.decisions);
     let stored = 0;
     const changes = await this.ctx.db.k.transaction().execute(async (tx: Tx) => {
+      // An alert already raised stays raised; a late reading before its latest hit is recorded in its evidence
+      // (before this store's own writes, whose evidence carries its own mark).
+      const lates: repo.LateReading[] = [];
+      for (const x of items) if (x.late) lates.push({ deviceId: x.device.id, at: x.late.at });
+      if (lates.length) await repo.markLateReadings(tx, lates);
       const { done, open } = await repo.storedHitsAndOpenAlerts(tx, all);
       const hits: repo.NewHit[] = [];
       const actions: repo.NewAction[] = [];
@@ -1034,7 +1056,7 @@ export class AlertEngine {
       await bus.emitTxMany(tx, events, this.listenerFailed);
       await repo.insertActionsAndHits(tx, actions, hits);
       // One announcement per device (a store may hold several passes of the same device).
-      return [...new Set(items.map(({ device }) => device.id))];
+      return [...new Set(items.filter((x) => x.decisions.length).map(({ device }) => device.id))];
     });
     this.decisions += stored;
     const byDevice = new Map<number, AlertEvent[]>();

@@ -67,6 +67,7 @@ describe('alerts: late readings, the value that raised the level', () => {
       ['rate', 3],
       ['rain', 2],
       ['red', 3],
+      ['stay', 3],
     ] as const)
       dev[n] = await addDevice(t, admin, deviceBody(site, term.terminalId, n, { moduleId }));
   });
@@ -106,6 +107,31 @@ describe('alerts: late readings, the value that raised the level', () => {
     await send('DEV-rate', [{ ts: at(5), values: { waterLevel: 4.5 } }]);
     expect(await hits(dev.rate!)).toBe(before);
     expect(await alertsOf(dev.rate!)).toMatchObject([{ count: 1 }]);
+  });
+
+  it('an alert raised before a late reading stays raised, and its evidence records the late reading', async () => {
+    await addRule({
+      deviceId: dev.stay,
+      quantity: 'waterLevel',
+      valueType: 'rate',
+      level: 1,
+      value: 1,
+      direction: 'above',
+    });
+    await send('DEV-stay', [{ ts: at(0), values: { waterLevel: 5.0 } }]);
+    await send('DEV-stay', [{ ts: at(20), values: { waterLevel: 6.5 } }]); // +1.5: raised
+    const [raised] = await alertsOf(dev.stay!);
+    expect(raised).toMatchObject({ level: 1, metric: 1.5, count: 1 });
+    expect((await detail(raised!.id)).evidence.late).toBeUndefined();
+    // 09:10 arrives late: 09:10 is +0.8 and 09:20 +0.7, neither fires now; the alert stays, marked.
+    await send('DEV-stay', [{ ts: at(10), values: { waterLevel: 5.8 } }]);
+    expect(await alertsOf(dev.stay!)).toMatchObject([{ id: raised!.id, level: 1, count: 1, status: 'untreated' }]);
+    expect((await detail(raised!.id)).evidence).toMatchObject({
+      ts: new Date(at(20)).toISOString(),
+      rate: 1.5,
+      late: true,
+      lateReadingAt: new Date(at(10)).toISOString(),
+    });
   });
 
   it('a late reading completes a 10 mm / 1 h rainfall sum of a later reading', async () => {

@@ -878,6 +878,27 @@ export async function foldIntoAlerts(
     where a.id = f.id`.execute(tx);
 }
 
+/** A late reading of a device (ISO time): see markLateReadings. */
+export interface LateReading {
+  deviceId: number;
+  at: string;
+}
+
+/**
+ * Records late readings in the evidence of the devices' open alerts with a hit at or after them (one
+ * statement): the alert stays raised, and its evidence says a reading before its latest hit arrived late.
+ */
+export async function markLateReadings(tx: Tx, lates: readonly LateReading[]): Promise<void> {
+  if (!lates.length) return;
+  await sql`update alerts a
+       set evidence = a.evidence || jsonb_build_object('late', true, 'lateReadingAt', l.at), updated_at = now()
+      from (select device_id, min(at) as at
+              from unnest(${lates.map((x) => x.deviceId)}::int[], ${lates.map((x) => x.at)}::text[]) as u(device_id, at)
+             group by device_id) l
+     where a.device_id = l.device_id and a.status <> 'processed' and a.kind <> 'offline'
+       and a.last_at >= l.at::timestamptz`.execute(tx);
+}
+
 export async function insertAlert(tx: Tx, a: NewAlert): Promise<number> {
   return (await insertAlerts(tx, [a]))[0]!;
 }
