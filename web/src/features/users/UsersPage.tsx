@@ -154,7 +154,7 @@ export default function UsersPage() {
       title: t('fields.account'),
       dataIndex: 'account',
       key: 'account',
-      width: 160,
+      width: 200,
       fixed: 'left',
       sorter: true,
       sortOrder: sortOrderOf('account'),
@@ -162,6 +162,13 @@ export default function UsersPage() {
         <Flex gap={6} align="center">
           <Typography.Text strong>{v}</Typography.Text>
           {row.id === me.id ? <Tag color="processing">{t('self.tag')}</Tag> : null}
+          {row.locked ? (
+            <Tooltip title={t('lock.hint')}>
+              <Tag color="red" icon={<LockOutlined />} data-testid="user-locked">
+                {t('lock.locked')}
+              </Tag>
+            </Tooltip>
+          ) : null}
         </Flex>
       ),
     },
@@ -233,25 +240,12 @@ export default function UsersPage() {
             onChange={(checked) => onToggle(row, checked)}
           />
         );
-        const toggle =
-          self && v ? (
-            <Tooltip title={t('self.cannotDisable')}>{sw}</Tooltip>
-          ) : guarded ? (
-            <Tooltip title={t('superAdmin.only')}>{sw}</Tooltip>
-          ) : (
-            sw
-          );
-        return row.locked ? (
-          <Flex gap={6} align="center">
-            {toggle}
-            <Tooltip title={t('lock.hint')}>
-              <Tag color="red" icon={<LockOutlined />} data-testid="user-locked">
-                {t('lock.locked')}
-              </Tag>
-            </Tooltip>
-          </Flex>
+        return self && v ? (
+          <Tooltip title={t('self.cannotDisable')}>{sw}</Tooltip>
+        ) : guarded ? (
+          <Tooltip title={t('superAdmin.only')}>{sw}</Tooltip>
         ) : (
-          toggle
+          sw
         );
       },
     },
