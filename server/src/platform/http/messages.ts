@@ -570,6 +570,16 @@ export const MESSAGES = {
   unbound: { en: 'Unbinding success', zh: '解绑成功', ko: '연결 해제되었습니다' },
   // Message board.
   contentRequired: { en: 'The content cannot be empty', zh: '内容不能为空', ko: '내용은 비워 둘 수 없습니다' },
+  alreadyExists: {
+    en: 'It already exists (another request may have just created it)',
+    zh: '已存在（可能刚被另一个请求创建）',
+    ko: '이미 존재합니다 (다른 요청이 방금 만들었을 수 있습니다)',
+  },
+  valueOutOfRange: {
+    en: 'A value is malformed or out of range',
+    zh: '某个值格式错误或超出范围',
+    ko: '값의 형식이 잘못되었거나 범위를 벗어났습니다',
+  },
   commentNotFound: { en: 'The comment does not exist', zh: '评论不存在', ko: '댓글이 존재하지 않습니다' },
   replyNotFound: { en: 'The reply does not exist', zh: '回复不存在', ko: '답글이 존재하지 않습니다' },
   notAuthor: {
