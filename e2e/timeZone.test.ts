@@ -232,5 +232,16 @@ describe('time in the user zone (issue 14) in a real browser', () => {
     await page.waitForTimeout(700);
     await shot(page, 'tz-history-day-berlin');
     await chartShot(page, 'tz-history-day-berlin-chart');
+
+    // By week the custom range is picked in weeks, which start on Monday (in English too).
+    await page.locator('[data-testid="monitor-aggregation"]').getByText('By week').click();
+    await page.locator('[data-testid="monitor-range-custom"]').first().click();
+    const heads = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-content thead th');
+    await heads.first().waitFor();
+    const days = (await heads.allTextContents()).map((x) => x.trim()).filter(Boolean);
+    // (the week picker's first column is the week number)
+    expect(days.filter((d) => d.length === 2).slice(0, 2)).toEqual(['Mo', 'Tu']);
+    await shot(page, 'tz-history-week-picker-berlin');
+    await page.keyboard.press('Escape');
   }, 300_000);
 });
