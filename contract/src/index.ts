@@ -1,6 +1,7 @@
 export * from './api/envelope.ts';
 export * from './api/zod.ts';
 export * from './api/routes.ts';
+export * from './api/colour.ts';
 export * from './permissions/index.ts';
 export * from './session/index.ts';
 export * from './users/index.ts';

@@ -13,11 +13,12 @@ import { fileIdSchema } from '../files/index.ts';
 /** Alert levels 1..4 (spec §4): blue, yellow, orange, red. */
 export const ALERT_LEVELS = [1, 2, 3, 4] as const;
 export type AlertLevel = (typeof ALERT_LEVELS)[number];
+/** The colour codes in the one format, `#rrggbb` lower-case (colourCode; spec §4 writes them CC0033 ...). */
 export const ALERT_LEVEL_COLOURS: Record<AlertLevel, { name: 'blue' | 'yellow' | 'orange' | 'red'; hex: string }> = {
-  1: { name: 'blue', hex: '0099FF' },
-  2: { name: 'yellow', hex: 'FFCC33' },
-  3: { name: 'orange', hex: 'FF6600' },
-  4: { name: 'red', hex: 'CC0033' },
+  1: { name: 'blue', hex: '#0099ff' },
+  2: { name: 'yellow', hex: '#ffcc33' },
+  3: { name: 'orange', hex: '#ff6600' },
+  4: { name: 'red', hex: '#cc0033' },
 };
 /** Device state an open alert of a level gives its device (levels 1-2 alert, 3-4 alarm). */
 export const stateOfLevel = (level: number): 'alert' | 'alarm' => (level >= 3 ? 'alarm' : 'alert');

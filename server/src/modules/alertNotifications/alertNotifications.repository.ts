@@ -475,7 +475,7 @@ export async function listLevels(db: Exec): Promise<AlertLevelRow[]> {
     return {
       level: r.level,
       colour: colour.name,
-      hex: `#${colour.hex}`,
+      hex: colour.hex,
       suggestion: texts(r.suggestion),
       templateId: r.template_id,
       contacts,

@@ -207,10 +207,10 @@ describe('contacts, groups, templates and colour levels', () => {
     expect(set.status).toBe(0);
     const list = await t.api<AlertLevelRow[]>('GET', `${A}/configure/getList`, { token: admin });
     expect(list.data.map((l) => [l.level, l.colour, l.hex])).toEqual([
-      [1, 'blue', '#0099FF'],
-      [2, 'yellow', '#FFCC33'],
-      [3, 'orange', '#FF6600'],
-      [4, 'red', '#CC0033'],
+      [1, 'blue', '#0099ff'],
+      [2, 'yellow', '#ffcc33'],
+      [3, 'orange', '#ff6600'],
+      [4, 'red', '#cc0033'],
     ]);
     expect(list.data[3]).toMatchObject({ contactIds: [c], suggestion: { en: 'Evacuate now', zh: '立即撤离' } });
     const bad = await t.api('POST', `${A}/configure/edit`, { token: admin, body: { level: 5 } });

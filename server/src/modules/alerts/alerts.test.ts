@@ -221,7 +221,7 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
     await send(termA, 'DEV-wl', [{ waterLevel: 45 }, { waterLevel: 35 }]);
     list = await alertsOf(dev.wl!);
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ level: 4, firstLevel: 1, count: 5, lastValue: 35, colour: 'CC0033' });
+    expect(list[0]).toMatchObject({ level: 4, firstLevel: 1, count: 5, lastValue: 35, colour: '#cc0033' });
     expect(await state(dev.wl!)).toBe('alarm');
     const mine = events.filter((e) => e.deviceId === dev.wl);
     expect(mine.map((e) => [e.kind, e.level, e.previousLevel])).toEqual([
