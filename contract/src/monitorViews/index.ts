@@ -185,7 +185,14 @@ export const monitorViewsRoutes = routeTable({
   platforms: {
     method: 'GET',
     path: `${base}/getPlatforms`,
-    permission: monitor,
+    // Also the site picker of the alert screens (alerts, report, rules, contact groups).
+    permission: perm(
+      'monitor',
+      'alert-predict:alert',
+      'alert-predict:report',
+      'alert-predict:alert-value',
+      'alert-predict:alert-contract',
+    ),
     summary: "Sites within the caller's data scope (optionally of one kind) for the monitor screens' site pickers",
     tags,
     query: viewPlatformsQuery,

@@ -39,6 +39,13 @@ const SCREEN_CALLS: { key: string; screen: string; calls: (ids: Ids) => Call[] }
       ],
     ],
   },
+  ...['alert-predict:alert', 'alert-predict:report', 'alert-predict:alert-value', 'alert-predict:alert-contract'].map(
+    (key) => ({
+      key,
+      screen: `${key} (site picker of the alert screens)`,
+      calls: (): Call[] => [['GET', '/api/v2/data/monitor/view/getPlatforms']],
+    }),
+  ),
   {
     key: 'alert-predict:alert-value',
     screen: 'setalert / alertRelation (contact group picker)',
