@@ -33,10 +33,40 @@ export function isValidTimeZone(zone: unknown): zone is string {
   }
 }
 
-/** The browser's own zone (UTC when the runtime cannot tell). */
+/**
+ * Current IANA names of zones that ICU still lists by an older name (Intl.supportedValuesOf gives Asia/Calcutta,
+ * and Chromium reports it as the browser's zone): users search for and read the current one.
+ */
+const CURRENT_NAMES: Record<string, string> = {
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'America/Godthab': 'America/Nuuk',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Pacific/Truk': 'Pacific/Chuuk',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+  'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
+  'America/Catamarca': 'America/Argentina/Catamarca',
+  'America/Cordoba': 'America/Argentina/Cordoba',
+  'America/Jujuy': 'America/Argentina/Jujuy',
+  'America/Mendoza': 'America/Argentina/Mendoza',
+  'America/Indianapolis': 'America/Indiana/Indianapolis',
+  'America/Louisville': 'America/Kentucky/Louisville',
+};
+
+/** A zone by its current IANA name when the runtime knows that name too (Asia/Calcutta -> Asia/Kolkata). */
+export function currentZoneName(zone: string): string {
+  const now = CURRENT_NAMES[zone];
+  return now && isValidTimeZone(now) ? now : zone;
+}
+
+/** The browser's own zone, by its current name (UTC when the runtime cannot tell). */
 export function browserTimeZone(): string {
   const z = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return isValidTimeZone(z) ? z : 'UTC';
+  return isValidTimeZone(z) ? currentZoneName(z) : 'UTC';
 }
 
 let userZone: string | null = null;
@@ -224,7 +254,7 @@ export function isBrowserZone(zone: string): boolean {
 export function allTimeZones(): string[] {
   const intl = Intl as { supportedValuesOf?: (key: string) => string[] };
   const list = intl.supportedValuesOf?.('timeZone') ?? [];
-  return [...new Set(['UTC', ...list, browserTimeZone()])].filter(isValidTimeZone);
+  return [...new Set(['UTC', ...list.map(currentZoneName), browserTimeZone()])].filter(isValidTimeZone).sort();
 }
 
 /**

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import {
+  allTimeZones,
+  currentZoneName,
   datesRange,
   formatInZone,
   offsetMinutes,
@@ -132,6 +134,15 @@ describe('times shown in the zone', () => {
     expect(new Date(wallToInstant(dayjs('2026-01-01T09:30:00'), 'Asia/Shanghai')).toISOString()).toBe(
       '2026-01-01T01:30:00.000Z',
     );
+  });
+
+  it('lists zones by their current names, with UTC', () => {
+    const all = allTimeZones();
+    expect(all).toContain('UTC');
+    expect(all).toContain('Asia/Kolkata');
+    expect(all).toContain('Europe/Kyiv');
+    expect(all).not.toContain('Asia/Calcutta');
+    expect(currentZoneName('Asia/Shanghai')).toBe('Asia/Shanghai');
   });
 
   it('labels a zone with its offset', () => {

@@ -22,8 +22,10 @@ function TimeZoneSetting(): ReactElement {
   const browser = browserTimeZone();
   const options = useMemo(() => {
     const now = Date.now();
-    return allTimeZones().map((z) => ({ value: z, label: zoneLabel(z, now) }));
-  }, []);
+    const all = allTimeZones();
+    // A zone saved under another name (a link such as Asia/Calcutta) is listed as it is saved.
+    return (all.includes(zone) ? all : [zone, ...all]).map((z) => ({ value: z, label: zoneLabel(z, now) }));
+  }, [zone]);
   const save = async (timeZone: string) => {
     setSaving(true);
     try {
