@@ -52,11 +52,46 @@ export const zText = (max = 200): z.ZodString => z.string().trim().min(1).max(ma
 export const zOptText = (max = 2000): z.ZodPreprocess<z.ZodOptional<z.ZodString>, unknown> =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().trim().max(max).optional());
 
+/**
+ * A sort field: a column name of the list's allow-list. Names that every object inherits (`constructor`,
+ * `__proto__`, `toString`, ...) are refused: a lookup in a plain allow-list object would find them. Empty is
+ * "not given"; an unknown name sorts by the list's default.
+ */
+export const zSortField = () =>
+  z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z_][A-Za-z0-9_.]*$/)
+      .refine((v) => !(v in Object.prototype), { params: { rule: 'sortField' } })
+      .optional(),
+  );
+
+/**
+ * An optional instant as text: ISO 8601 (`2026-11-25T08:00:00Z`, `2026-11-25`) or `yyyy-MM-dd HH:mm:ss`, between the
+ * years 1970 and 9999. Anything else is refused here instead of reaching the database as an invalid date.
+ */
+export const zOptInstant = () =>
+  z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z
+      .string()
+      .trim()
+      .max(40)
+      .regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/)
+      .refine((v) => {
+        const t = Date.parse(v.replace(' ', 'T'));
+        return Number.isFinite(t) && t >= 0 && t < 253402300800000;
+      })
+      .optional(),
+  );
+
 /** Paging parameters (spec §7, §9): pageNum default 1, pageSize default 1000. */
 export const pageQuery = (defaultSize = 1000) =>
   z.object({
     pageNum: zInt().pipe(z.number().min(1)).optional().default(1),
     pageSize: zInt().pipe(z.number().min(1).max(10000)).optional().default(defaultSize),
-    sortField: z.string().max(64).optional(),
+    sortField: zSortField(),
     sortOrder: z.enum(['ascend', 'descend']).optional(),
   });

@@ -1,4 +1,4 @@
-import { pageQuery, zOptText } from '../api/zod.ts';
+import { pageQuery, zOptInstant, zOptText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 
 export const AUDIT_ACTIONS = [
@@ -34,8 +34,8 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const auditListQuery = pageQuery(50).extend({
   account: zOptText(64),
   action: zOptText(64),
-  from: zOptText(40),
-  to: zOptText(40),
+  from: zOptInstant(),
+  to: zOptInstant(),
 });
 
 export interface AuditRow {

@@ -1,6 +1,6 @@
 // The devices feature's contract: schemas, route table, catalogues.
 import { z } from 'zod';
-import { pageQuery, zInt, zNum, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zNum, zOptText, zSortField, zText } from '../api/zod.ts';
 import { LOGIN, perm, routeTable } from '../api/routes.ts';
 import { GNSS_MODULE_ID, isMonitorTypeId, quantitiesOf } from '../monitorTypes/catalogue.ts';
 import { isIpAddress, jsonField, optBool, optEnum, optInt, optNum, portNumber, reqInt } from './fields.ts';
@@ -210,7 +210,7 @@ export type DeviceFileFormat = (typeof DEVICE_FILE_FORMATS)[number];
 export const deviceExportQuery = z.object({
   format: z.enum(DEVICE_FILE_FORMATS).default('csv'),
   ...deviceFilters,
-  sortField: z.string().max(64).optional(),
+  sortField: zSortField(),
   sortOrder: z.enum(['ascend', 'descend']).optional(),
 });
 

@@ -42,8 +42,8 @@ export async function listAudit(
   if (q.account)
     base = base.where(sql`lower(account)`, 'like', `%${q.account.toLowerCase().replace(/[%_]/g, '\\$&')}%`);
   if (q.action) base = base.where('action', 'like', `${q.action.replace(/[%_]/g, '\\$&')}%`);
-  if (q.from) base = base.where('at', '>=', new Date(q.from));
-  if (q.to) base = base.where('at', '<=', new Date(q.to));
+  if (q.from) base = base.where('at', '>=', new Date(q.from.replace(' ', 'T')));
+  if (q.to) base = base.where('at', '<=', new Date(q.to.replace(' ', 'T')));
   const [rows, count] = await Promise.all([
     base
       .select(['id', 'at', 'account', 'action', 'target', 'detail', 'ip'])

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Status, type Language, type RouteDef } from '@geosentry/contract';
 import { AppError } from './errors.ts';
-import { parseLanguage, translate, type MessageKey } from './messages.ts';
+import { RULES, parseLanguage, translate, type MessageKey } from './messages.ts';
 import { mayCall, type SessionUser } from '../auth/access.ts';
 import { resolveSession } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
@@ -54,6 +54,38 @@ export function tokenOf(req: FastifyRequest): string | undefined {
   return typeof q === 'string' && q ? q : undefined;
 }
 
+/**
+ * The path of the first string in a request's input that no database column can hold: a NUL character
+ * (PostgreSQL text refuses it) or a lone UTF-16 surrogate (not encodable as UTF-8). Checked for every route
+ * before validation, so such input is a validation error, never a database error.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const unstorable = (s: string): boolean => s.includes('\0') || LONE_SURROGATE.test(s);
+
+export function unstorableText(v: unknown, path: string[] = [], depth = 0): string | null {
+  if (typeof v === 'string') return unstorable(v) ? path.join('.') || '(body)' : null;
+  if (v === null || typeof v !== 'object' || depth > 20) return null;
+  for (const [k, x] of Object.entries(v)) {
+    const bad = unstorable(k) ? [...path, k].join('.') : unstorableText(x, [...path, k], depth + 1);
+    if (bad !== null) return bad;
+  }
+  return null;
+}
+
+function refuseUnstorable(lang: Language, ...inputs: unknown[]): void {
+  for (const input of inputs) {
+    const field = unstorableText(input);
+    if (field === null) continue;
+    const message = `${field} ${RULES.text![lang]}`;
+    throw new AppError(
+      Status.invalid,
+      'validation',
+      { details: message },
+      { errors: [{ field, rule: 'text', message }] },
+    );
+  }
+}
+
 function schemaFor(t: z.ZodType | undefined): unknown {
   if (!t) return undefined;
   try {
@@ -92,6 +124,7 @@ export function defineRoute<D extends RouteDef>(
           ? null
           : await resolveSession(ctx.db, def.tokenInQuery ? tokenOf(req) : headerToken(req), ctx.config.sessionIdleMs);
       if (!mayCall(user, def.permission, params)) throw new AppError(Status.noPermission, 'noPermission');
+      refuseUnstorable(lang, req.query, req.body);
       const query = def.query ? def.query.parse(req.query ?? {}) : {};
       const body = def.body ? def.body.parse(req.body ?? {}) : {};
       const answer = await handler({
