@@ -45,6 +45,47 @@ describe('local calendar buckets', () => {
     }
   });
 
+  it('the cached offsets agree with Intl at random instants and around every change', () => {
+    const intl = (t: number, tz: string) => {
+      const p = new Intl.DateTimeFormat('en-US', {
+        timeZone: tz,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      }).formatToParts(new Date(t));
+      const n = (k: string) => Number(p.find((x) => x.type === k)!.value);
+      const d = new Date(0);
+      d.setUTCFullYear(n('year'), n('month') - 1, n('day'));
+      d.setUTCHours(n('hour') % 24, n('minute'), n('second'), 0);
+      return d.getTime() - t;
+    };
+    let seed = 7;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (const tz of ZONES) {
+      for (let i = 0; i < 300; i++) {
+        const t =
+          Math.floor((Date.UTC(2010, 0, 1) + rnd() * (Date.UTC(2028, 0, 1) - Date.UTC(2010, 0, 1))) / 1000) * 1000;
+        expect(zoneOffset(t, tz), `${tz} ${new Date(t).toISOString()}`).toBe(intl(t, tz));
+      }
+      // Around each change of 2026: the second before and the change itself.
+      for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += HOUR) {
+        if (zoneOffset(t, tz) === zoneOffset(t + HOUR, tz)) continue;
+        let lo = t;
+        let hi = t + HOUR;
+        while (hi - lo > 1000) {
+          const mid = Math.floor((lo + hi) / 2000) * 1000;
+          if (zoneOffset(mid, tz) === zoneOffset(t, tz)) lo = mid;
+          else hi = mid;
+        }
+        expect([zoneOffset(lo, tz), zoneOffset(hi, tz)], tz).toEqual([intl(lo, tz), intl(hi, tz)]);
+      }
+    }
+  });
+
   it('Berlin: a 23-hour and a 25-hour day; Shanghai days start at 16:00 UTC', () => {
     const day = (d: string, tz: string) => {
       const s = parseTime(d, tz)!;

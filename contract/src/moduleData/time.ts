@@ -61,9 +61,8 @@ export function isUtcZone(timeZone: string): boolean {
   return /^(Etc\/)?(UTC|UCT|Universal|Zulu|GMT|GMT[+-]?0|Greenwich)$/.test(timeZone);
 }
 
-/** The local wall clock of instant t in the zone, as epoch ms of the same calendar reading in UTC. */
-export function wallTime(t: number, timeZone: string): number {
-  if (isUtcZone(timeZone)) return t;
+/** The zone's offset at instant t (whole seconds) straight from Intl: a few microseconds per call. */
+function intlOffset(t: number, timeZone: string): number {
   const s = Math.floor(t / 1000) * 1000;
   const p = formatter(timeZone).formatToParts(new Date(s));
   let y = 0;
@@ -83,12 +82,77 @@ export function wallTime(t: number, timeZone: string): number {
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d);
   date.setUTCHours(h, mi, se, 0);
-  return date.getTime() + (t - s);
+  return date.getTime() - s;
+}
+
+/** A zone's offsets over one UTC year: `offsets[i]` holds from `starts[i]` until the next start. */
+interface YearSpans {
+  starts: number[];
+  offsets: number[];
+}
+const spansCache = new Map<string, YearSpans>();
+const WEEK = 7 * DAY;
+
+/**
+ * The offset changes of a zone in a UTC year, found once and kept: the offset sampled weekly, a week whose
+ * ends differ walked by day, and each change bisected to the second (offsets change at whole seconds, and
+ * no zone changes twice within a day). After that an offset is a lookup, not an Intl call.
+ */
+function yearSpans(timeZone: string, year: number): YearSpans {
+  const key = `${timeZone}|${year}`;
+  const cached = spansCache.get(key);
+  if (cached) return cached;
+  const a = Date.UTC(year, 0, 1);
+  const b = Date.UTC(year + 1, 0, 1);
+  const spans: YearSpans = { starts: [a], offsets: [intlOffset(a, timeZone)] };
+  // The offset at lo differs from `to`, the offset at hi: bisect to the first second of `to`.
+  const change = (lo: number, hi: number, to: number): void => {
+    while (hi - lo > 1000) {
+      const mid = Math.floor((lo + hi) / 2000) * 1000;
+      if (mid <= lo || mid >= hi) break;
+      if (intlOffset(mid, timeZone) === to) hi = mid;
+      else lo = mid;
+    }
+    spans.starts.push(hi);
+    spans.offsets.push(to);
+  };
+  let prev = a;
+  let prevOffset = spans.offsets[0]!;
+  while (prev < b) {
+    const next = Math.min(prev + WEEK, b - 1000);
+    const o = intlOffset(next, timeZone);
+    if (o !== prevOffset) {
+      let dPrev = prev;
+      let dOffset = prevOffset;
+      for (let d = prev + DAY; ; d += DAY) {
+        const at = Math.min(d, next);
+        const od = at === next ? o : intlOffset(at, timeZone);
+        if (od !== dOffset) change(dPrev, at, od);
+        dPrev = at;
+        dOffset = od;
+        if (at === next) break;
+      }
+    }
+    prev = next === b - 1000 ? b : next;
+    prevOffset = o;
+  }
+  if (spansCache.size > 20_000) spansCache.clear();
+  spansCache.set(key, spans);
+  return spans;
 }
 
 /** The zone's offset from UTC at instant t, ms (UTC+8 = +28,800,000). */
 export function zoneOffset(t: number, timeZone: string): number {
-  return wallTime(t, timeZone) - t;
+  if (isUtcZone(timeZone)) return 0;
+  const s = yearSpans(timeZone, new Date(t).getUTCFullYear());
+  let i = s.starts.length - 1;
+  while (i > 0 && s.starts[i]! > t) i--;
+  return s.offsets[i]!;
+}
+
+/** The local wall clock of instant t in the zone, as epoch ms of the same calendar reading in UTC. */
+export function wallTime(t: number, timeZone: string): number {
+  return isUtcZone(timeZone) ? t : t + zoneOffset(t, timeZone);
 }
 
 /**

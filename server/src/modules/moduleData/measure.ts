@@ -106,6 +106,11 @@ async function main(): Promise<void> {
   await time('year chart, aggregation=month', () => h('month'));
   await time('year chart, aggregation=year', () => h('year'));
   await time('year chart, aggregation=hour (8760 buckets -> LTTB 2000)', () => h('hour'));
+  // The same year in a whole-hour zone (local days from the hourly rollups) and a half-hour zone (raw readings).
+  for (const timeZone of ['Asia/Shanghai', 'Europe/Berlin', 'Asia/Kolkata'])
+    for (const agg of ['day', 'month'] as const)
+      await time(`year chart, aggregation=${agg}, ${timeZone}`, () => h(agg, { timeZone }));
+  await time('year chart, aggregation=hour, Asia/Shanghai', () => h('hour', { timeZone: 'Asia/Shanghai' }));
   await time('one day raw (1440 readings)', () => h('original', { startTime: '2025-06-10', endTime: '2025-06-10' }));
   await time('7 days raw (10080 readings -> LTTB 2000)', () =>
     h('original', { startTime: '2025-06-10', endTime: '2025-06-16' }),
