@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { zipSafe } from '../../platform/files/zip.ts';
 
 /**
  * Reading and writing simple tables as CSV (RFC 4180, UTF-8) or XLSX (first sheet): row 1 is the header.
@@ -123,6 +124,8 @@ function cellText(v: ExcelJS.CellValue): string {
 
 /** Reads the first worksheet of an XLSX file. */
 export async function parseXlsx(buf: Buffer): Promise<ParsedTable> {
+  // Checked before the library inflates anything: a malformed archive or a bomb is refused as an invalid file.
+  if (!zipSafe(buf)) throw new Error('not a well-formed xlsx archive, or an archive bomb');
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(buf as unknown as ArrayBuffer);
   const ws = wb.worksheets[0];

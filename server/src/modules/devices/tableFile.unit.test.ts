@@ -46,3 +46,21 @@ describe('table files', () => {
     ]);
   });
 });
+
+describe('spreadsheet import archive checks (issue 15)', () => {
+  it('refuses an xlsx that is an archive bomb or lies about its sizes, before the library inflates it', async () => {
+    const { zip } = await import('../files/files.testkit.ts');
+    const good = await writeXlsx('s', ['a'], [['1']]);
+    expect((await parseXlsx(good)).header).toEqual(['a']);
+    // 64 MB of zeros in one sheet part: ~1000:1.
+    const bomb = zip({ '[Content_Types].xml': '<Types/>', 'xl/worksheets/sheet1.xml': Buffer.alloc(64 << 20) }, [
+      'xl/worksheets/sheet1.xml',
+    ]);
+    await expect(parseXlsx(bomb)).rejects.toThrow(/bomb/);
+    // Declared sizes that understate what the entry inflates to.
+    const liar = Buffer.from(good);
+    const cd = liar.indexOf(Buffer.from('PK\x01\x02', 'latin1'));
+    liar.writeUInt32LE(1, cd + 24);
+    await expect(parseXlsx(liar)).rejects.toThrow(/bomb/);
+  });
+});
