@@ -162,18 +162,25 @@ export function addRow(w: DeviceWindow, r: Row): void {
       x.sums.push((n ? x.sums[n - 1]! : 0) + v);
       continue;
     }
-    // Late reading (rare): into its place, and the running sums again from scratch.
+    // Late reading: into its place, and the running sums from there on moved by what it adds (a late reading
+    // lands near the end of the window, so this walks the readings after it, not the whole window).
     const i = timeIndex(x.ts, r.ts);
+    let delta = v;
     if (x.ts[i] === r.ts) {
       if (x.v[i]! < 0) x.negatives--;
+      delta = v - x.v[i]!;
       x.v[i] = v;
     } else {
+      // The running sum before it: its predecessor's, or before the first reading the constant C (sums[0] -
+      // v[0], which dropping old readings leaves behind).
+      const before = i > 0 ? x.sums[i - 1]! : x.sums[0]! - x.v[0]!;
       x.ts.splice(i, 0, r.ts);
       x.v.splice(i, 0, v);
-      x.sums.splice(i, 0, 0);
+      x.sums.splice(i, 0, before + v);
+      for (let k = i + 1; k < x.sums.length; k++) x.sums[k]! += delta;
+      continue;
     }
-    let total = 0;
-    for (let k = 0; k < x.v.length; k++) x.sums[k] = total += x.v[k]!;
+    for (let k = i; k < x.sums.length; k++) x.sums[k]! += delta;
   }
 }
 

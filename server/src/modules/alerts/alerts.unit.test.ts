@@ -297,6 +297,22 @@ describe('alert engine window', () => {
     }
   });
 
+  it('a late reading moves only the running sums after it, also before the first reading once old ones are dropped', () => {
+    const w = windowOf(
+      [5, 6, 7, 8].map((k) => ({ ts: T0 + k * MIN, vals: { rainfall: k } })),
+      -Infinity,
+      Infinity,
+    );
+    const x = w.series.get('rainfall')!;
+    // Dropping old readings leaves a constant C in every running sum.
+    for (let k = 0; k < x.sums.length; k++) x.sums[k]! += 100;
+    addRow(w, { ts: T0 + 6.5 * MIN, vals: { rainfall: 2 } });
+    addRow(w, { ts: T0 + 4 * MIN, vals: { rainfall: 3 } });
+    addRow(w, { ts: T0 + 7 * MIN, vals: { rainfall: 1 } }); // a repeat replaces 7 by 1
+    expect(x.v).toEqual([3, 5, 6, 2, 1, 8]);
+    expect(x.sums).toEqual([103, 108, 114, 116, 117, 125]);
+  });
+
   it('finds the times of a pass in a series: the same indices as a search for each', () => {
     let seed = 3;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
