@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Status,
+  bucketStart,
   type AlertCounts,
   type HistoricalData,
   type MaxMinAvgData,
@@ -286,6 +287,50 @@ describe('time zones of history, statistics, reports and counts', () => {
     const w = Object.fromEntries(r.data[0]!.windows.map((x) => [x.hours, x.rainfall]));
     expect(w[1]).toBe(1);
     expect(w[3]).toBe(101);
+  });
+
+  it('alert counts: "today" and the 7 days are local days of the zone', async () => {
+    const now = Date.now();
+    const shanghaiToday = bucketStart(now, 'day', 'Asia/Shanghai');
+    const dev = await t.db.k
+      .selectFrom('devices')
+      .select(['id', 'platform_id'])
+      .where('id', '=', wl)
+      .executeTakeFirstOrThrow();
+    // One alert a minute after local midnight in Shanghai, one a minute before it.
+    for (const at of [shanghaiToday + MIN, shanghaiToday - MIN])
+      await t.db.k
+        .insertInto('alerts')
+        .values({
+          platform_id: dev.platform_id!,
+          device_id: dev.id,
+          quantity: 'waterLevel',
+          kind: 'single',
+          family: `single:waterLevel:threshold:${at}`,
+          value_type: 'threshold',
+          level: 1,
+          first_level: 1,
+          threshold: 1,
+          first_value: 2,
+          last_value: 2,
+          first_at: iso(at),
+          last_at: iso(at),
+          evidence: '{}',
+          group_id: null,
+          channels: [],
+          push_interval_minutes: 0,
+        })
+        .execute();
+    const c = await get<AlertCounts>('/api/v2/data/alert/getCounts', { timeZone: 'Asia/Shanghai' });
+    expect(c.status).toBe(Status.ok);
+    expect(c.data.timeZone).toBe('Asia/Shanghai');
+    const local = (t0: number) => new Date(t0 + 8 * HOUR).toISOString().slice(0, 10);
+    expect(c.data.daily.map((d) => d.day).at(-1)).toBe(local(shanghaiToday));
+    expect(c.data.today).toBe(1);
+    expect(c.data.daily.at(-2)!.count).toBe(1);
+    expect(c.data.last7Days).toBe(2);
+    const bad = await get('/api/v2/data/alert/getCounts', { timeZone: 'Nowhere/Land' });
+    expect(bad.status).toBe(Status.invalid);
   });
 
   it('the user time zone: set, answered in user info, used by default, cleared; an invalid zone is refused', async () => {
