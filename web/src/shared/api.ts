@@ -18,6 +18,37 @@ export class ApiError extends Error {
 
 type Params = Record<string, unknown>;
 
+/** HTTP statuses of spec §8 with a message of their own (common:error.http.<status>). */
+const HTTP_MESSAGES = new Set([400, 401, 403, 404, 406, 410, 422, 500, 502, 503, 504]);
+
+/** The translated spec §8 message of an HTTP status that is not an API answer (e.g. a proxy's 502 page). */
+export function httpErrorMessage(status: number): string {
+  return HTTP_MESSAGES.has(status)
+    ? i18n.t(`common:error.http.${status}`)
+    : i18n.t('common:error.http.other', { status });
+}
+
+/**
+ * Reads the envelope of an answer. Every API answer is a 2xx JSON envelope (spec §8); anything else (a proxy's
+ * 502/503/504 page, an HTML error page, a cut-off body) is an error with the translated message of its HTTP status.
+ */
+async function readEnvelope<T>(res: Response): Promise<Envelope<T>> {
+  const json = /\bjson\b/i.test(res.headers.get('content-type') ?? '');
+  if (!res.ok || !json) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new ApiError(res.status, res.ok ? i18n.t('common:error.http.unreadable') : httpErrorMessage(res.status));
+  }
+  let env: unknown;
+  try {
+    env = await res.json();
+  } catch {
+    throw new ApiError(res.status, i18n.t('common:error.http.unreadable'));
+  }
+  if (typeof env !== 'object' || env === null || typeof (env as { status?: unknown }).status !== 'number')
+    throw new ApiError(res.status, i18n.t('common:error.http.unreadable'));
+  return env as Envelope<T>;
+}
+
 /** Listeners the shell installs: warnings shown as messages, errors shown as messages, session end. */
 export const apiEvents = {
   onWarning: (_info: string): void => undefined,
@@ -97,7 +128,16 @@ export async function request<T>(
       if (!opts.silent) apiEvents.onError(err.message);
       throw err;
     }
-    const env = (await res.json()) as Envelope<T>;
+    let env: Envelope<T>;
+    try {
+      env = await readEnvelope<T>(res);
+    } catch (e) {
+      // Cancelled or timed out while the body was read: as above.
+      if (ctrl.signal.aborted && ctrl.signal.reason !== 'timeout') throw new DOMException('cancelled', 'AbortError');
+      const err = ctrl.signal.aborted ? new ApiError('ECONNABORTED', i18n.t('common:error.timeout')) : e;
+      if (!opts.silent && err instanceof ApiError) apiEvents.onError(err.message);
+      throw err;
+    }
     switch (statusKind(env.status)) {
       case 'success':
         return env.data;
@@ -120,7 +160,10 @@ export async function request<T>(
   }
 }
 
-/** Calls the API and returns the whole envelope (for callers that act on warning statuses, like login). */
+/**
+ * Calls the API and returns the whole envelope (for callers that act on warning statuses, like login); an answer
+ * that is not an envelope (non-2xx, not JSON) throws an ApiError with the translated message of its status.
+ */
 export async function requestEnvelope<T>(
   method: 'GET' | 'POST',
   path: string,
@@ -136,7 +179,7 @@ export async function requestEnvelope<T>(
       method === 'POST' ? { ...headers, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' } : headers,
     body: method === 'POST' ? encodeForm(params) : undefined,
   });
-  return (await res.json()) as Envelope<T>;
+  return readEnvelope<T>(res);
 }
 
 export const isCancel = (e: unknown): boolean => e instanceof DOMException && e.name === 'AbortError';
