@@ -70,6 +70,14 @@ export interface Config {
 const on = (v: string | undefined, dflt: boolean): boolean =>
   v === undefined || v === '' ? dflt : !['off', '0', 'false', 'no'].includes(v.toLowerCase());
 
+/** A number setting that is not a number, or below its minimum, stops the start with a clear message. */
+function atLeast(name: string, v: string | undefined, dflt: number, min: number): number {
+  if (v === undefined || v.trim() === '') return dflt;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min) throw new Error(`${name}: expected a number of at least ${min}, got "${v}"`);
+  return n;
+}
+
 /**
  * TRUST_PROXY: unset/off = trust no proxy; true = any peer; else a comma list of the proxies' addresses/CIDRs.
  * A hop count is refused: Fastify 5 trusts nothing with one, as it cannot tell a proxy from a direct client.
@@ -124,8 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? path.join(here, '../../web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
     sessionIdleMs: Number(env.SESSION_IDLE_MINUTES ?? 120) * 60_000,
-    sessionMaxMs: Number(env.SESSION_MAX_HOURS ?? 12) * 3600_000,
-    loginRatePerMinute: Number(env.LOGIN_RATE_PER_MINUTE ?? 20),
+    sessionMaxMs: atLeast('SESSION_MAX_HOURS', env.SESSION_MAX_HOURS, 12, 0.001) * 3600_000,
+    loginRatePerMinute: atLeast('LOGIN_RATE_PER_MINUTE', env.LOGIN_RATE_PER_MINUTE, 20, 0),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     ingestDeviceRate: Number(env.INGEST_DEVICE_RATE ?? 200),
     ingestMaxQueue: Number(env.INGEST_MAX_QUEUE ?? 50_000),

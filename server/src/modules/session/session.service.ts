@@ -130,12 +130,12 @@ export class SessionService {
       repo.reserveAttempt(db, lockKey, today(), { maxFails: MAX_FAILS, shortMs: LOCK_SHORT_MS, dayMs: LOCK_DAY_MS });
     let a = await reserve();
     // A lock set by an attempt still being checked is provisional (its password may be right and lift it):
-    // wait for it, up to 2 s. A provisional lock older than 10 s (its process died) counts as settled.
-    for (let tries = 0; !a && tries < 40; tries++) {
+    // wait for it, up to 10 s. A provisional lock older than 10 s (its process died) counts as settled.
+    for (let tries = 0; !a && tries < 100; tries++) {
       const cur = await repo.getAttempts(db, lockKey);
       const since = cur?.locked_until ? cur.locked_until.getTime() - (cur.stage >= 2 ? LOCK_DAY_MS : LOCK_SHORT_MS) : 0;
       if (cur?.locked_until && (cur.settled || since < Date.now() - 10_000)) break;
-      if (cur) await new Promise((r) => setTimeout(r, 50));
+      if (cur) await new Promise((r) => setTimeout(r, 100));
       a = await reserve();
     }
     if (!a) {
@@ -209,7 +209,15 @@ export class SessionService {
       });
     }
     await writeAudit(db, { action: 'login.success', userId: u.id, account: u.account, ip: meta.ip });
-    return { data: { token, platformType: this.ctx.config.platformType, account: u.account } };
+    return {
+      data: {
+        token,
+        platformType: this.ctx.config.platformType,
+        account: u.account,
+        timeZone: u.time_zone ?? null,
+        systemTimeZone: this.ctx.config.timeZone,
+      },
+    };
   }
 
   async logout(user: SessionUser, meta: Meta): Promise<void> {
