@@ -85,11 +85,19 @@ export default function DataComparisonPage() {
       if (!s) return;
       let axis = units.indexOf(s.unit);
       if (axis < 0) axis = units.push(s.unit) - 1;
-      out.push({ name: `${d.deviceName} · ${s.label}`, unit: s.unit, points: s.points, yAxis: axis });
+      // Bucket totals of an accumulated quantity (rainfall) are named as totals.
+      const total = r.data?.aggregation !== 'original' && s.aggregate === 'sum';
+      out.push({
+        name: `${d.deviceName} · ${s.label}${total ? ` (${t('col.total')})` : ''}`,
+        unit: s.unit,
+        points: s.points,
+        yAxis: axis,
+        bar: total,
+      });
     });
     return out;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ready, results.map((r) => r.dataUpdatedAt).join(','), ids.join(','), JSON.stringify(quantityOf)]);
+  }, [ready, results.map((r) => r.dataUpdatedAt).join(','), ids.join(','), JSON.stringify(quantityOf), t]);
   const option = useMemo(
     () => timeChartOption(series, { min: t('col.min'), max: t('col.max') }, zone),
     [series, zone, t],
