@@ -91,7 +91,7 @@ describe('message board data scope (security)', () => {
       const call = (args: Record<string, unknown>) =>
         t.api(method as 'GET' | 'POST', path, {
           token: mallory,
-          ...(method === 'GET' ? { query: args } : { body: args }),
+          ...(method === 'GET' ? { query: args as Record<string, string> } : { body: args }),
         });
       const a = strip(await call(foreignArgs));
       const b = strip(await call(missingArgs));

@@ -29,7 +29,7 @@ describe('responsible persons filtered by site (security)', () => {
 
   it('answers a foreign site filter like a missing one', async () => {
     const page = (platformId: number) =>
-      t.api<Page<PersonRow>>('GET', `${R}/getListPage`, { token: tok, query: { platformId } });
+      t.api<Page<PersonRow>>('GET', `${R}/getListPage`, { token: tok, query: { platformId: String(platformId) } });
     const all = await t.api<Page<PersonRow>>('GET', `${R}/getListPage`, { token: tok });
     expect(all.data.list.map((p) => p.name)).toContain('Both sites');
     const f = await page(foreign);
