@@ -93,8 +93,6 @@ export function lookbackOf(r: EvalRule): { ms: number; points: number } {
   }
 }
 
-export function compare(x: number, value: number, direction: AlertDirection): boolean {
-  if (direction === 'above') return x >= value;
 /**
  * How far a reading's effect reaches forward under a rule: adding a reading at index L (a late one) can change
  * the decision at the next `points` readings and at every later reading up to `ms` after the last of those.
@@ -171,6 +169,8 @@ export function judgeIndices(
   return out;
 }
 
+export function compare(x: number, value: number, direction: AlertDirection): boolean {
+  if (direction === 'above') return x >= value;
   if (direction === 'below') return x <= value;
   return Math.abs(x) >= Math.abs(value);
 }
@@ -247,8 +247,6 @@ export function timeIndex(ts: readonly number[], t: number, end = ts.length - 1,
   return lo;
 }
 
-/** Sum of the values in (t_i - ms, t_i]; with running sums in O(log n). */
-export function sumOver(s: Series, i: number, ms: number, ps?: PrefixSums): number {
 /**
  * Index of the first reading of the window ending at reading i: the window is (t_i - ms, t_i] (open at its
  * start, closed at its end), the one convention of every window of the engine (current change, ratio,
@@ -258,6 +256,8 @@ export function windowStart(ts: readonly number[], i: number, ms: number): numbe
   return timeIndex(ts, Math.floor(ts[i]! - ms) + 1, i);
 }
 
+/** Sum of the values in (t_i - ms, t_i]; with running sums in O(log n). */
+export function sumOver(s: Series, i: number, ms: number, ps?: PrefixSums): number {
   const from = s.ts[i]! - ms;
   if (ps) {
     // j: the first point with ts > from (times are whole milliseconds).
