@@ -493,10 +493,10 @@ export interface Database {
     first_value: number | null;
     last_value: number | null;
     metric: number | null;
-    count: Generated<number>;
-    first_at: Date | string;
     trigger_value?: number | null;
     trigger_at?: Date | string | null;
+    count: Generated<number>;
+    first_at: Date | string;
     last_at: Date | string;
     escalated_at: Date | string | null;
     evidence: ColumnType<unknown, string, string>;
