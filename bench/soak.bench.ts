@@ -51,7 +51,7 @@ function publishers(
   const clients: MqttClient[] = [];
   const timers: NodeJS.Timeout[] = [];
   const drained: Promise<void>[] = [];
-  const perTick = rate / terminals.length / 20;
+  const perMs = rate / terminals.length / 1000;
   for (const t of terminals) {
     const c = mqtt.connect(url, {
       username: String(t.terminalId),
@@ -65,12 +65,16 @@ function publishers(
     let next = 0;
     let outstanding = 0;
     let owed = 0;
+    let last = Date.now();
     let stopping = false;
     let resolveDrain: () => void = () => undefined;
     drained.push(new Promise((r) => (resolveDrain = r)));
     const tick = (): void => {
       if (stopping) return;
-      owed += perTick;
+      // Paced by the clock, not by ticks: a late timer sends what is due (at most a second's worth).
+      const now = Date.now();
+      owed = Math.min(owed + (now - last) * perMs, perMs * 1000);
+      last = now;
       while (owed >= 1) {
         if (outstanding >= cfg.window || !c.connected) {
           stats.behind += Math.floor(owed);
