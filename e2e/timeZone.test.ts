@@ -244,4 +244,33 @@ describe('time in the user zone (issue 14) in a real browser', () => {
     await shot(page, 'tz-history-week-picker-berlin');
     await page.keyboard.press('Escape');
   }, 300_000);
+
+  it('names the zone and the rainfall total in Chinese and Korean', async () => {
+    for (const [locale, custom, byDay, table, period, total] of [
+      ['zh-CN', '自定义', '按天', '表格', '时段', '累计'],
+      ['ko-KR', '사용자 지정', '일별', '표', '기간', '합계'],
+    ] as const) {
+      const ctx = await browser.newContext({ locale, timezoneId: 'UTC', viewport: { width: 1280, height: 800 } });
+      const p = await ctx.newPage();
+      p.setDefaultTimeout(60_000);
+      await loginAs(p, server.url, 'admin', ADMIN_PASSWORD);
+      await p.goto(`${server.url}/#/monitor/historyData?platformId=${siteId}&deviceId=${ids['ZN-R1']}`);
+      await p.locator('[data-testid="history-chart"] canvas').first().waitFor();
+      await p.locator('[data-testid="monitor-range"]').click();
+      await p
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+        .last()
+        .locator(`.ant-select-item-option[title="${custom}"]`)
+        .click();
+      await p.locator('[data-testid="monitor-aggregation"]').getByText(byDay).click();
+      await p.locator('[data-testid="history-view"]').getByText(table, { exact: true }).click();
+      const head = p.locator('[data-testid="history-table"] thead');
+      await expect.poll(() => head.textContent(), slow).toContain(`${period} (UTC+0`);
+      expect(await head.textContent()).toContain('Europe/Berlin');
+      expect(await head.textContent()).toContain(`${total} (mm)`);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+      await shot(p, `tz-history-rainfall-berlin-${locale}`);
+      await ctx.close();
+    }
+  }, 300_000);
 });
