@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { theme } from 'antd';
 import { EChart } from '../../../shared/charts/EChart.tsx';
-import type { Point } from './derive.ts';
+import type { Point } from './point.ts';
 import { fmtTime } from './timeRange.ts';
 
 /** A small line of the last readings, with a tooltip. */

@@ -4,7 +4,7 @@ import type { RealTimeDevice } from '@geosentry/contract';
 import { useSiteReadings, type SiteEvent } from '../../../shared/socket.ts';
 import { retryUnlessCancelled } from '../../monitorTypes/shared/query.ts';
 import { fetchHistory, fetchRealTime, liveKeys } from '../monitorApi.ts';
-import type { Point } from './derive.ts';
+import type { Point } from './point.ts';
 
 /** Readings kept per device for the live charts. */
 export const LIVE_POINTS = 60;
