@@ -15,6 +15,7 @@ import { loadSecret } from './platform/auth/crypto.ts';
 import { SocketHub, originAllowed, socketRights } from './platform/ws.ts';
 import { AppError } from './platform/http/errors.ts';
 import { parseLanguage, RULES, translate } from './platform/http/messages.ts';
+import { registerJsonCompression } from './platform/http/compress.ts';
 import { tokenOf } from './platform/http/route.ts';
 import { resolveSession } from './platform/auth/sessions.ts';
 import { seed } from './platform/seed.ts';
@@ -157,6 +158,7 @@ export async function buildApp(
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  registerJsonCompression(app);
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
@@ -310,7 +312,16 @@ export async function buildApp(
       prefix: '/',
       index: ['index.html'],
       wildcard: false,
-      maxAge: '1h',
+      // index.html and the assets are sent as the build's .br / .gz siblings when the client accepts them
+      // (web/vite.config.ts writes them), with Vary: Accept-Encoding.
+      preCompressed: true,
+      // Hashed assets never change under their name; index.html (which names them) is revalidated every time.
+      setHeaders: (reply, file) => {
+        reply.header(
+          'cache-control',
+          /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
     });
   }
 
