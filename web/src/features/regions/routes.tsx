@@ -11,7 +11,8 @@ export const informationRegionRoutes: AppRoute[] = [
   {
     path: '/information',
     titleKey: 'platforms:menu.information',
-    roles: ['information'],
+    // The regions screen sits in this group but is system:data's: the group shows for either.
+    roles: ['information', 'system:data'],
     icon: <DatabaseOutlined />,
     children: [
       {
