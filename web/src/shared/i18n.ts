@@ -5,14 +5,35 @@ import type { Language } from '@geosentry/contract';
 /**
  * One catalogue per language and feature: src/locales/<lang>/<feature>.json, each used as the
  * i18next namespace <feature>. Keys are static: `area.phrase` inside the namespace.
+ *
+ * Only the active language is loaded: the catalogues are imported lazily (the build groups each language into
+ * one chunk, see vite.config.ts), the first one before the console renders, another when the user switches.
  */
-const files = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json', { eager: true });
-const resources: Record<string, Record<string, Record<string, unknown>>> = {};
-for (const [file, mod] of Object.entries(files)) {
+type Catalogue = Record<string, unknown>;
+const files = import.meta.glob<{ default: Catalogue }>('../locales/*/*.json');
+const loaders: Record<string, Array<[string, () => Promise<{ default: Catalogue }>]>> = {};
+for (const [file, load] of Object.entries(files)) {
   const m = /locales\/(\w+)\/([\w-]+)\.json$/.exec(file);
   if (!m) continue;
   const [, lang, ns] = m as unknown as [string, string, string];
-  (resources[lang] ??= {})[ns] = mod.default;
+  (loaders[lang] ??= []).push([ns, load]);
+}
+const NAMESPACES = (loaders.en ?? []).map(([ns]) => ns);
+
+const loading = new Map<string, Promise<void>>();
+/** Loads a language's catalogues into i18next (once; later calls share the first load). */
+function loadLanguage(lang: Language): Promise<void> {
+  let p = loading.get(lang);
+  if (!p) {
+    p = Promise.all(
+      (loaders[lang] ?? []).map(async ([ns, load]) => {
+        i18n.addResourceBundle(lang, ns, (await load()).default, true, true);
+      }),
+    ).then(() => undefined);
+    p.catch(() => loading.delete(lang)); // a failed load (network) is tried again next time
+    loading.set(lang, p);
+  }
+  return p;
 }
 
 export const LANGUAGE_KEY = 'language';
@@ -30,8 +51,10 @@ export function detectLanguage(): Language {
 
 export function setLanguage(lang: Language): void {
   localStorage.setItem(LANGUAGE_KEY, lang);
-  void i18n.changeLanguage(lang);
-  document.documentElement.lang = lang;
+  void loadLanguage(lang).then(() => {
+    void i18n.changeLanguage(lang);
+    document.documentElement.lang = lang;
+  });
 }
 
 export function currentLanguage(): Language {
@@ -39,15 +62,21 @@ export function currentLanguage(): Language {
   return l === 'zh' || l === 'ko' ? l : 'en';
 }
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: detectLanguage(),
-  fallbackLng: 'en',
+const initial = detectLanguage();
+// The catalogues are added by loadLanguage; the first language is there before anything renders (top-level await).
+await i18n.use(initReactI18next).init({
+  resources: {},
+  partialBundledLanguages: true,
+  lng: initial,
+  supportedLngs: ['en', 'zh', 'ko'],
+  // Every language has every key (tools/locales.unit.test.ts), so no second language is loaded as a fallback.
+  fallbackLng: false,
   defaultNS: 'common',
-  ns: Object.keys(resources.en ?? {}),
+  ns: NAMESPACES,
   interpolation: { escapeValue: false },
   returnNull: false,
 });
-document.documentElement.lang = detectLanguage();
+await loadLanguage(initial);
+document.documentElement.lang = initial;
 
 export default i18n;
