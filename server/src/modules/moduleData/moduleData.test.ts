@@ -375,8 +375,9 @@ describe('module data (monitoring query API)', () => {
       query: { platformId: String(siteA), moduleId: '3', startTime: '2026-01-01', endTime: '2026-01-31' },
     });
     expect(rep.status).toBe(404);
-    // Permissions: a real-time viewer may not read history nor process data.
-    expect((await get('/getHistoricalData', { deviceId: wl }, viewer)).status).toBe(Status.noPermission);
+    // Permissions: a real-time viewer reads the recent series its screens draw as trails (issue 14: a screen's key
+    // allows the screen's calls), within its scope, but may not process data.
+    expect((await get('/getHistoricalData', { deviceId: wl }, viewer)).status).toBe(0);
     expect((await post('/deleteData', { deviceId: wl2, ts: iso(Date.UTC(2026, 1, 1)) }, viewer)).status).toBe(
       Status.noPermission,
     );
