@@ -9,6 +9,9 @@ import { ADMIN_PASSWORD, ROOT, launchBrowser, loginAs, startServer } from '../e2
 import { fmt, machine, num, pct } from './lib.ts';
 
 const RUNS = num('BENCH_WEB_RUNS', 3);
+/** BENCH_WEB_FILES=1: also list each script file and its compressed bytes. */
+/** BENCH_WEB_SCREENS=<regex>: only the screens whose name matches (e.g. 'login|home'). */
+const ONLY = process.env.BENCH_WEB_SCREENS ? new RegExp(process.env.BENCH_WEB_SCREENS) : null;
 const KIB = 1024;
 const BUDGET = { login: 200 * KIB, home: 350 * KIB, any: 600 * KIB, homeLcpMs: 1000 };
 
@@ -53,7 +56,11 @@ async function coldLoad(browser: Browser, url: string, route: string, state?: St
     // responseBodySize: the body as it crossed the network (compressed when the server compressed it).
     void req
       .sizes()
-      .then((s) => (jsBytes += s.responseBodySize))
+      .then((s) => {
+        jsBytes += s.responseBodySize;
+        if (process.env.BENCH_WEB_FILES)
+          console.error(`  ${route} ${req.url().replace(/^.*\//, '')} ${s.responseBodySize}`);
+      })
       .finally(done);
   });
   await page.goto(`${url}/#${route}`, { waitUntil: 'load' });
@@ -115,7 +122,7 @@ async function main(): Promise<void> {
       { name: 'login', route: '/login', budget: BUDGET.login },
       { name: 'home', route: '/home', state, budget: BUDGET.home },
       ...routes.map((r) => ({ name: r, route: r, state, budget: BUDGET.any })),
-    ];
+    ].filter((s) => !ONLY || ONLY.test(s.name));
     const rows: string[] = [];
     let met = 0;
     let homeLcp = NaN;

@@ -60,13 +60,10 @@ export default defineConfig({
           // One chunk per language: only the active one is loaded (src/shared/i18n.ts).
           const locale = /\/src\/locales\/(\w+)\/[\w-]+\.json$/.exec(id);
           if (locale) return `locale-${locale[1]}`;
-          if (
-            id.includes('node_modules/antd') ||
-            id.includes('node_modules/@ant-design') ||
-            id.includes('node_modules/rc-')
-          )
-            return 'antd';
-          if (id.includes('node_modules/react')) return 'react';
+          // React and the router: used by every screen, one long-cached chunk. antd is left to the bundler, which
+          // puts each component with the screens that use it (a component several lazy screens share goes to a
+          // shared chunk), so the login page does not download the tables, pickers and trees of the console.
+          if (/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom)\//.test(id)) return 'react';
           return undefined;
         },
       },

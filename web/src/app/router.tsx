@@ -1,8 +1,13 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createHashRouter } from 'react-router-dom';
-import { MainLayout } from './layout/MainLayout.tsx';
-import { NotFoundPage } from './NotFoundPage.tsx';
 import { PublicOnly, RequireAuth } from './guards.tsx';
-import { LoginPage } from '../features/session/LoginPage.tsx';
+
+// Each public page and the main layout (menu, route tree, tags, alert popup) load with their path: the login page
+// does not download the console, and a signed-in start does not download the login page.
+const LoginPage = lazy(() => import('../features/session/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
+const NotFoundPage = lazy(() => import('./NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })));
+const MainLayout = lazy(() => import('./layout/MainLayout.tsx').then((m) => ({ default: m.MainLayout })));
+const loading = (page: ReactNode): ReactNode => <Suspense fallback={null}>{page}</Suspense>;
 
 /**
  * Hash routing (spec §2). Public: /login and /404. Everything else sits under the main layout,
@@ -12,19 +17,11 @@ import { LoginPage } from '../features/session/LoginPage.tsx';
 export const router = createHashRouter([
   {
     path: '/login',
-    element: (
-      <PublicOnly>
-        <LoginPage />
-      </PublicOnly>
-    ),
+    element: <PublicOnly>{loading(<LoginPage />)}</PublicOnly>,
   },
-  { path: '/404', element: <NotFoundPage /> },
+  { path: '/404', element: loading(<NotFoundPage />) },
   {
     path: '*',
-    element: (
-      <RequireAuth>
-        <MainLayout />
-      </RequireAuth>
-    ),
+    element: <RequireAuth>{loading(<MainLayout />)}</RequireAuth>,
   },
 ]);
