@@ -23,6 +23,10 @@ export interface LoginResult {
   token: string;
   platformType: string;
   account: string;
+  /** The user's own IANA time zone (null: none set; the console then sets the browser's). */
+  timeZone: string | null;
+  /** The server's TIME_ZONE. */
+  systemTimeZone: string;
 }
 
 /** Data of the "logged in elsewhere" warning: a ticket to retry with flag=1 without a new captcha. */

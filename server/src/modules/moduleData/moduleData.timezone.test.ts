@@ -5,13 +5,15 @@ import {
   Status,
   bucketStart,
   type AlertCounts,
+  type Envelope,
+  type LoginResult,
   type HistoricalData,
   type MaxMinAvgData,
   type ModuleReport,
   type RainLatest,
   type UserInfo,
 } from '@geosentry/contract';
-import { buildPlatform, testApp, type TestApp } from '../../../test/harness.ts';
+import { ADMIN_PASSWORD, buildPlatform, testApp, type TestApp } from '../../../test/harness.ts';
 import { addDevice, addTerminal, deviceBody } from '../devices/testkit.ts';
 import { sumOver } from './moduleData.repository.ts';
 
@@ -374,6 +376,10 @@ describe('time zones of history, statistics, reports and counts', () => {
     });
     expect(zh.info).toContain('时区');
     expect((await info()).data.user.timeZone).toBe('Asia/Kolkata');
+    // The login answer carries the user's zone and the system's.
+    const login = (await t.login('admin', ADMIN_PASSWORD, { flag: 1 })) as Envelope<LoginResult>;
+    expect([login.data.timeZone, login.data.systemTimeZone]).toEqual(['Asia/Kolkata', 'UTC']);
+    admin = login.data.token;
     const badQuery = await get('/getHistoricalData', { deviceId: wl, timeZone: 'Nowhere/Land' });
     expect(badQuery.status).toBe(Status.invalid);
     expect((await set('')).data.timeZone).toBeNull();

@@ -6,12 +6,14 @@ export interface UserAuthRow {
   account: string;
   enabled: boolean;
   key_enc: string;
+  /** The user's own time zone (login answers it); only findUserByAccount reads it. */
+  time_zone?: string | null;
 }
 
 export async function findUserByAccount(db: Db, account: string): Promise<UserAuthRow | undefined> {
   return db.k
     .selectFrom('users')
-    .select(['id', 'account', 'enabled', 'key_enc'])
+    .select(['id', 'account', 'enabled', 'key_enc', 'time_zone'])
     .where(sql`lower(account)`, '=', account.toLowerCase())
     .executeTakeFirst();
 }
