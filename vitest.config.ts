@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // Projects: unit (pure), api-pglite and api-pg (the same API tests against each database; *.pglite.test.ts and
 // *.pg.test.ts run on one of them only), e2e (browser).
+// API tests start from a migrated template database, built once per run (server/test/templateDb.ts).
+const templateSetup = 'server/test/templateDb.ts';
 const apiInclude = ['server/src/**/*.test.ts'];
 const unitInclude = [
   'contract/src/**/*.test.ts',
@@ -21,6 +23,7 @@ export default defineConfig({
           // *.pg.test.ts: PostgreSQL only (e.g. several server processes on one database).
           exclude: [...unitInclude, 'server/src/**/*.pg.test.ts'],
           env: { TEST_DB: 'pglite' },
+          globalSetup: [templateSetup],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -32,6 +35,7 @@ export default defineConfig({
           include: apiInclude,
           exclude: [...unitInclude, 'server/src/**/*.pglite.test.ts'],
           env: { TEST_DB: 'postgres' },
+          globalSetup: [templateSetup],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',

@@ -8,26 +8,34 @@ import { signLogin, type Envelope } from '@geosentry/contract';
 import { loadConfig, type Config } from '../src/config.ts';
 import { buildApp } from '../src/app.ts';
 import { openDb, type Db } from '../src/platform/db/db.ts';
+import { PG_ADMIN_URL, PG_TEST, copyPgliteTemplate, createFromPgTemplate } from './templateDb.ts';
 
 export const ADMIN_PASSWORD = 'Admin-test-password-42';
 
-/** The PostgreSQL server tests create their databases on (CI: 127.0.0.1:5432, trust auth). */
-export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export { PG_ADMIN_URL };
 
 export function tempDir(prefix = 'gs-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** A fresh, empty database of the kind under test (TEST_DB=pglite|postgres), dropped by the returned function. */
+/**
+ * A fresh database of the kind under test (TEST_DB=pglite|postgres), dropped by the returned function: empty,
+ * or with `migrated` a copy of the migrated template (server/test/templateDb.ts; the app's own migrate() then
+ * finds nothing to do, or applies only a migration added since the template was made).
+ */
 export async function freshDb(
   kind = process.env.TEST_DB ?? 'pglite',
+  opts: { migrated?: boolean } = {},
 ): Promise<{ db: Db; url: string | null; drop(): Promise<void> }> {
   if (kind === 'postgres') {
-    const name = `gs_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
+    const name = `${PG_TEST}${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+    if (opts.migrated) await createFromPgTemplate(name);
+    else {
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+    }
     const url = new URL(PG_ADMIN_URL);
     url.pathname = `/${name}`;
     const db = await openDb({ databaseUrl: url.toString(), dataDir: tempDir(), poolSize: 5 });
@@ -43,8 +51,17 @@ export async function freshDb(
       },
     };
   }
-  const db = await openDb({ databaseUrl: null, dataDir: tempDir(), memory: true });
-  return { db, url: null, drop: () => db.close() };
+  // A copy of a closed template folder (PGlite's initdb alone takes seconds), removed on drop.
+  const dir = await copyPgliteTemplate(opts.migrated ? 'migrated' : 'empty');
+  const db = await openDb({ databaseUrl: null, dataDir: dir });
+  return {
+    db,
+    url: null,
+    async drop() {
+      await db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface TestApp {
@@ -77,7 +94,7 @@ export interface TestApp {
 }
 
 export async function testApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const fresh = await freshDb();
+  const fresh = await freshDb(undefined, { migrated: true });
   const dataDir = tempDir();
   const config = loadConfig(
     {},
