@@ -893,6 +893,7 @@ export const alertsRoutes = routeTable({
     summary: 'The alert report and its alerts as an xlsx workbook (token may be given as query)',
     tags,
     query: alertReportQuery,
+    tokenInQuery: true,
   },
   platformAndAlert: {
     method: 'GET',
