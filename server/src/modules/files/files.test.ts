@@ -390,11 +390,15 @@ describe('file uploads and downloads', () => {
     expect((await t.api('GET', `${F}/getDocument`, { token: tok, query: { file_id: 'nope' } })).status).toBe(
       Status.notFound,
     );
-    // NUL characters are removed, not sent to the database.
+    // A NUL character is refused like any unstorable text (issue 15), and nothing is written.
     expect(
       (await t.api('POST', `${F}/updateField`, { token: tok, body: { file_id: docId, key: 'nul', value: 'a\u0000b' } }))
         .status,
-    ).toBe(0);
+    ).toBe(Status.invalid);
+    expect(
+      (await t.api<FileDocument[]>('GET', `${F}/getDocument`, { token: tok, query: { file_id: docId } })).data[0]!
+        .detail,
+    ).not.toHaveProperty('nul');
 
     // Writing needs information:platformInfo; reading needs a session.
     const plain = await userToken(t, admin, { account: 'docPlain', roleCode: 'user', scopeAll: true });
