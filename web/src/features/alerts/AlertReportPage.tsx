@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import {
   Alert,
   Button,
@@ -21,7 +21,8 @@ import {
 import { BarChartOutlined, DownloadOutlined } from '@ant-design/icons';
 import { ALERT_LEVELS, ALERT_REPORT_PERIODS, type AlertReport, type AlertReportPeriod } from '@geosentry/contract';
 import { EChart, type EChartOption } from '../../shared/charts/EChart.tsx';
-import { pickedDaysIso } from '../../shared/time.ts';
+import { dateOf, pickedDaysIso, pickerValue, shiftDate, todayDate } from '../../shared/time.ts';
+import { useTimeZone } from '../../shared/useTimeZone.ts';
 import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
 import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
 import { useMonitorSites } from '../monitor/shared/sites.ts';
@@ -61,7 +62,12 @@ export default function AlertReportPage() {
   const [msg, msgHolder] = message.useMessage();
   const { sites } = useMonitorSites();
   const typeText = useValueTypeText();
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day').startOf('day'), dayjs()]);
+  // The last 30 days up to today, and no future day, in the user's zone (issue 14).
+  const { zone } = useTimeZone();
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => {
+    const today = todayDate(zone);
+    return [pickerValue(shiftDate(today, -29)), pickerValue(today)];
+  });
   const [platformId, setPlatformId] = useState<number | undefined>();
   const [period, setPeriod] = useState<AlertReportPeriod>('day');
   const [progress, setProgress] = useState<number | null>(null);
@@ -210,7 +216,7 @@ export default function AlertReportPage() {
             value={range}
             format={DAY}
             allowClear={false}
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            disabledDate={(d) => dateOf(d) > todayDate(zone)}
             onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
           />
           <Segmented<AlertReportPeriod>

@@ -10,6 +10,8 @@ import { isCancel } from '../../shared/api.ts';
 import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
 import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
 import { formatTime } from '../users/ui/formatTime.ts';
+import { wallToInstant } from '../../shared/time.ts';
+import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import { ACTION_GROUPS, actionColor, actionKey, auditKeys, fetchAudit, type AuditListParams } from './auditActions.ts';
 
 const PAGE_SIZES = [20, 50, 100, 200];
@@ -31,6 +33,9 @@ export default function AuditPage() {
   const [tableTop, scrollY] = useTableScrollY();
 
   const [filters, setFilters] = useState<Filters>(EMPTY);
+  // A picked time is that wall clock in the user's zone (issue 14), whatever the browser's zone.
+  const { zone, label: zoneName } = useTimeZone();
+  const iso = (d: Dayjs | null | undefined) => (d ? new Date(wallToInstant(d, zone)).toISOString() : undefined);
   const [params, setParams] = useState<AuditListParams>({ pageNum: 1, pageSize: 50, sortOrder: 'descend' });
 
   const list = useQuery({
@@ -47,8 +52,8 @@ export default function AuditPage() {
       sortOrder: p.sortOrder,
       account: f.account.trim() || undefined,
       action: f.action,
-      from: f.range?.[0]?.toISOString(),
-      to: f.range?.[1]?.toISOString(),
+      from: iso(f.range?.[0]),
+      to: iso(f.range?.[1]),
     }));
 
   const onTableChange: TableProps<AuditRow>['onChange'] = (pagination, _filters, sorter) => {
@@ -63,7 +68,7 @@ export default function AuditPage() {
 
   const columns: TableColumnsType<AuditRow> = [
     {
-      title: t('fields.time'),
+      title: withZone(t('fields.time'), zoneName),
       dataIndex: 'at',
       key: 'at',
       width: 180,

@@ -19,6 +19,9 @@ import { useQuantityText } from './shared/format.ts';
 import { decimalsOf, formatValue } from '../../shared/format.ts';
 import { fmtTime, isRangeComplete, type Aggregation, type TimeRange } from './shared/timeRange.ts';
 import { fetchHistory, inverseVelocity, liveKeys, predict, rangeParams } from './monitorApi.ts';
+import { zoneShift } from './shared/seriesChart.ts';
+import { formatInZone } from '../../shared/time.ts';
+import { useTimeZone } from '../../shared/useTimeZone.ts';
 import './monitor.css';
 
 const GRADE_COLOR: Record<AccuracyGrade, string> = {
@@ -39,6 +42,16 @@ function medianStep(ts: readonly number[]): number {
   return d.length ? d[Math.floor(d.length / 2)]! : 3_600_000;
 }
 
+/** A time axis, named after the zone when it is not the browser's (as in seriesChart.ts). */
+function timeAxis(zoneName: string | null): EChartOption['xAxis'] {
+  return {
+    type: 'time',
+    ...(zoneName
+      ? { name: zoneName, nameLocation: 'middle' as const, nameGap: 28, nameTextStyle: { color: '#8c8c8c' } }
+      : {}),
+  };
+}
+
 /** Monitor > Data forecast: GM(1,1) or Holt prediction of a device quantity, and the inverse-velocity estimate. */
 export default function ForecastPage() {
   const { t } = useTranslation('monitor');
@@ -49,6 +62,7 @@ export default function ForecastPage() {
   const text = useQuantityText();
   const [quantityChoice, setQuantity] = useState<string | undefined>();
   const [range, setRange] = useState<TimeRange>({ kind: '7d' });
+  const { zone, label: zoneName } = useTimeZone();
   const [aggregation, setAggregation] = useState<Aggregation>('hour');
   const [type, setType] = useState<PredictionType>(1);
   const [sampleNum, setSampleNum] = useState<number | null>(20);
@@ -93,7 +107,9 @@ export default function ForecastPage() {
   const isDisplacement = device !== undefined && DISPLACEMENT_MODULES.has(device.moduleId) && unit === 'mm';
 
   const option: EChartOption = useMemo(() => {
-    const hist = ts.map((x, i) => [x, values[i]!]);
+    // Drawn in UTC with instants moved by the zone's offset: the axis reads the user's wall clock (seriesChart.ts).
+    const at = zoneShift(zone);
+    const hist = ts.map((x, i) => [at(x), values[i]!]);
     const out: NonNullable<EChartOption['series']> = [
       {
         name: t('forecast.history'),
@@ -110,7 +126,7 @@ export default function ForecastPage() {
       out.push({
         name: t('forecast.fitted'),
         type: 'line',
-        data: a.fitted.map((v, i) => [sampleTs[i]!, v]),
+        data: a.fitted.map((v, i) => [at(sampleTs[i]!), v]),
         showSymbol: false,
         lineStyle: { type: 'dashed' },
         color: '#52c41a',
@@ -120,33 +136,38 @@ export default function ForecastPage() {
       out.push({
         name: t('forecast.predicted'),
         type: 'line',
-        data: [[last, a.fitted.at(-1) ?? a.sample.at(-1)!], ...a.predicted.map((v, i) => [last + step * (i + 1), v])],
+        data: [
+          [at(last), a.fitted.at(-1) ?? a.sample.at(-1)!],
+          ...a.predicted.map((v, i) => [at(last + step * (i + 1)), v]),
+        ],
         symbolSize: 6,
         lineStyle: { type: 'dashed', width: 2 },
         color: '#fa541c',
         markArea: {
           silent: true,
           itemStyle: { color: 'rgba(250,84,28,0.06)' },
-          data: [[{ xAxis: last }, { xAxis: last + step * a.predicted.length }]],
+          data: [[{ xAxis: at(last) }, { xAxis: at(last + step * a.predicted.length) }]],
         },
       });
     }
     return {
       animation: false,
-      grid: { left: 56, right: 24, top: 40, bottom: 64 },
+      useUTC: true,
+      grid: { left: 56, right: 24, top: 40, bottom: zoneName ? 76 : 64 },
       legend: { top: 4 },
       tooltip: { trigger: 'axis', confine: true, valueFormatter: (v: unknown) => formatValue(Number(v), digits) },
-      xAxis: { type: 'time' },
+      xAxis: timeAxis(zoneName),
       yAxis: { type: 'value', scale: true, name: unit },
       dataZoom: [{ type: 'inside' }, { type: 'slider', height: 20, bottom: 10 }],
       series: out,
     };
-  }, [ts, values, run.data, unit, t, digits]);
+  }, [ts, values, run.data, unit, t, digits, zone, zoneName]);
 
   const ivOption: EChartOption | null = useMemo(() => {
     const a = inverse.data;
     if (!a) return null;
-    const pts = a.velocities.filter((p) => p.inv !== null).map((p) => [p.t, p.inv!]);
+    const at = zoneShift(zone);
+    const pts = a.velocities.filter((p) => p.inv !== null).map((p) => [at(p.t), p.inv!]);
     const out: NonNullable<EChartOption['series']> = [
       { name: t('forecast.iv.points'), type: 'scatter', data: pts, symbolSize: 6, color: '#1677ff' },
     ];
@@ -154,7 +175,7 @@ export default function ForecastPage() {
       out.push({
         name: 'band-low',
         type: 'line',
-        data: a.line.map((p) => [p.t, p.low]),
+        data: a.line.map((p) => [at(p.t), p.low]),
         stack: 'band',
         symbol: 'none',
         lineStyle: { opacity: 0 },
@@ -164,7 +185,7 @@ export default function ForecastPage() {
       out.push({
         name: t('forecast.iv.band'),
         type: 'line',
-        data: a.line.map((p) => [p.t, p.high - p.low]),
+        data: a.line.map((p) => [at(p.t), p.high - p.low]),
         stack: 'band',
         symbol: 'none',
         lineStyle: { opacity: 0 },
@@ -176,7 +197,7 @@ export default function ForecastPage() {
       out.push({
         name: t('forecast.iv.line'),
         type: 'line',
-        data: a.line.map((p) => [p.t, p.inv]),
+        data: a.line.map((p) => [at(p.t), p.inv]),
         symbol: 'none',
         color: '#fa541c',
         ...(a.failureTime
@@ -185,7 +206,7 @@ export default function ForecastPage() {
                 symbol: 'none',
                 label: { formatter: t('forecast.iv.failure'), position: 'insideEndTop' },
                 lineStyle: { color: '#cf1322', type: 'dashed' },
-                data: [{ xAxis: a.failureTime }],
+                data: [{ xAxis: at(a.failureTime) }],
               },
             }
           : {}),
@@ -193,7 +214,8 @@ export default function ForecastPage() {
     }
     return {
       animation: false,
-      grid: { left: 64, right: 24, top: 40, bottom: 40 },
+      useUTC: true,
+      grid: { left: 64, right: 24, top: 40, bottom: zoneName ? 52 : 40 },
       legend: { top: 4, data: [t('forecast.iv.points'), t('forecast.iv.line'), t('forecast.iv.band')] },
       tooltip: {
         trigger: 'item',
@@ -201,14 +223,17 @@ export default function ForecastPage() {
         // A point is [time, 1/v]: its time as a date, 1/v without float noise.
         formatter: (p: unknown) => {
           const v = (p as { value?: unknown }).value;
-          return Array.isArray(v) ? `${fmtTime(Number(v[0]))}<br/>1/v = ${formatValue(Number(v[1]), 4)}` : '';
+          // Shifted instants read as UTC are the zone's wall clock.
+          return Array.isArray(v)
+            ? `${formatInZone(Number(v[0]), 'UTC')}<br/>1/v = ${formatValue(Number(v[1]), 4)}`
+            : '';
         },
       },
-      xAxis: { type: 'time' },
+      xAxis: timeAxis(zoneName),
       yAxis: { type: 'value', name: t('forecast.iv.axis'), min: 0 },
       series: out,
     };
-  }, [inverse.data, t]);
+  }, [inverse.data, t, zone, zoneName]);
 
   const a = run.data;
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import {
   Button,
   Card,
@@ -23,6 +23,8 @@ import type { RiverWaterElevationRow } from '@geosentry/contract';
 import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
 import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
 import { formatTime } from '../users/ui/formatTime.ts';
+import { instantToWall, wallToInstant } from '../../shared/time.ts';
+import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import { SitePicker } from './SitePicker.tsx';
 import {
   addRiverWater,
@@ -65,15 +67,18 @@ function EntryModal({
 }) {
   const { t } = useTranslation('sections');
   const [form] = Form.useForm<EntryValues>();
+  // The picked time is that wall clock in the user's zone (issue 14), whatever the browser's zone.
+  const { zone, label: zoneName } = useTimeZone();
   const siteId = Form.useWatch('platformId', form);
   const sections = useRiverSections(siteId);
   useEffect(() => {
     if (!open) return;
     form.resetFields();
-    form.setFieldsValue({ platformId: initialSite, time: dayjs().second(0).millisecond(0) });
-  }, [open, initialSite, form]);
+    form.setFieldsValue({ platformId: initialSite, time: instantToWall(Date.now(), zone).second(0).millisecond(0) });
+  }, [open, initialSite, form, zone]);
   const save = useMutation({
-    mutationFn: (v: EntryValues) => addRiverWater(v.segmentId ?? 0, v.time.toISOString(), v.elevation),
+    mutationFn: (v: EntryValues) =>
+      addRiverWater(v.segmentId ?? 0, new Date(wallToInstant(v.time, zone)).toISOString(), v.elevation),
     onSuccess: onSaved,
   });
   return (
@@ -120,7 +125,7 @@ function EntryModal({
           <Form.Item
             name="time"
             htmlFor="riverWater-time"
-            label={t('river.time')}
+            label={withZone(t('river.time'), zoneName)}
             style={{ flex: 1 }}
             rules={[{ required: true, message: t('validation.timeRequired') }]}
           >
@@ -158,6 +163,7 @@ export default function RiverWaterPage() {
   const [tableTop, scrollY] = useTableScrollY();
   const [params, setParams] = useState<RiverWaterListParams>({ pageNum: 1, pageSize: 20 });
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const { zone, label: zoneName } = useTimeZone();
   const [adding, setAdding] = useState(false);
   const sections = useRiverSections(params.platformId);
   const list = useQuery({
@@ -194,7 +200,7 @@ export default function RiverWaterPage() {
 
   const columns: TableColumnsType<RiverWaterElevationRow> = [
     {
-      title: t('river.time'),
+      title: withZone(t('river.time'), zoneName),
       dataIndex: 'time',
       key: 'time',
       width: 180,
@@ -213,7 +219,7 @@ export default function RiverWaterPage() {
       render: (v: number) => <Typography.Text strong>{v}</Typography.Text>,
     },
     {
-      title: t('river.enteredAt'),
+      title: withZone(t('river.enteredAt'), zoneName),
       dataIndex: 'createdAt',
       key: 'createdAt',
       width: 180,
@@ -273,7 +279,9 @@ export default function RiverWaterPage() {
               value={range}
               onChange={(v) => {
                 setRange(v);
-                setFilter({ startTime: v?.[0]?.toISOString(), endTime: v?.[1]?.toISOString() });
+                const iso = (d: Dayjs | null | undefined) =>
+                  d ? new Date(wallToInstant(d, zone)).toISOString() : undefined;
+                setFilter({ startTime: iso(v?.[0]), endTime: iso(v?.[1]) });
               }}
             />
             <Button

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from 'dayjs';
+import { dateOf, pickerValue, todayDate } from '../../shared/time.ts';
+import { useTimeZone } from '../../shared/useTimeZone.ts';
+import type { Dayjs } from 'dayjs';
 import {
   Button,
   Card,
@@ -180,6 +182,8 @@ export default function TsManagementPage() {
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
   const [editing, setEditing] = useState<TsRecord | null | undefined>(undefined);
   const [rectifying, setRectifying] = useState<TsRecord | null>(null);
+  // "Today" is the user's zone's (issue 14): the default date and the last one that can be picked.
+  const { zone } = useTimeZone();
   const [rectifyForm] = Form.useForm<{ completedDate?: Dayjs | null; result?: string; resultAttachments?: string[] }>();
 
   const list = useQuery({
@@ -330,7 +334,7 @@ export default function TsManagementPage() {
               onClick={() => {
                 rectifyForm.resetFields();
                 rectifyForm.setFieldsValue({
-                  completedDate: dayjs(),
+                  completedDate: pickerValue(todayDate(zone)),
                   result: row.result ?? undefined,
                   resultAttachments: row.resultAttachments.map((a) => a.file_id),
                 });
@@ -521,7 +525,7 @@ export default function TsManagementPage() {
               style={{ width: '100%' }}
               format={DAY}
               disabledDate={(d) =>
-                d.isAfter(dayjs(), 'day') || (rectifying ? d.isBefore(dayjs(rectifying.inspectionDate), 'day') : false)
+                dateOf(d) > todayDate(zone) || (rectifying ? dateOf(d) < rectifying.inspectionDate : false)
               }
             />
           </Form.Item>

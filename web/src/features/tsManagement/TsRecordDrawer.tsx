@@ -1,6 +1,8 @@
 import { useEffect, useMemo } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { dateOf, pickerValue, todayDate } from '../../shared/time.ts';
+import { useTimeZone } from '../../shared/useTimeZone.ts';
 import dayjs, { type Dayjs } from 'dayjs';
 import {
   Button,
@@ -72,6 +74,7 @@ const knownFiles = (list: TsAttachment[] | undefined): KnownFile[] | undefined =
  */
 export function TsRecordDrawer({ open, record, onClose, onSaved }: TsRecordDrawerProps) {
   const { t } = useTranslation('tsManagement');
+  const { zone } = useTimeZone();
   const [form] = Form.useForm<FormShape>();
   const isEdit = record !== null;
   const platformId = Form.useWatch('platformId', form);
@@ -134,10 +137,10 @@ export function TsRecordDrawer({ open, record, onClose, onSaved }: TsRecordDrawe
         state: 'incomplete',
         attachments: [],
         resultAttachments: [],
-        inspectionDate: dayjs(),
+        inspectionDate: pickerValue(todayDate(zone)),
       });
     }
-  }, [open, record, form]);
+  }, [open, record, form, zone]);
 
   const save = useMutation({
     mutationFn: (v: TsFormValues) => (record ? editTsRecord(record.id, v) : addTsRecord(v)),
@@ -154,7 +157,8 @@ export function TsRecordDrawer({ open, record, onClose, onSaved }: TsRecordDrawe
       resultAttachments: v.resultAttachments ?? [],
     });
 
-  const future = (d: Dayjs) => d.isAfter(dayjs(), 'day');
+  // "Today" is the user's zone's (issue 14), whatever the browser's zone.
+  const future = (d: Dayjs) => dateOf(d) > todayDate(zone);
   const beforeInspection = (d: Dayjs) => {
     const i = form.getFieldValue('inspectionDate') as Dayjs | undefined;
     return i ? d.isBefore(i, 'day') : false;
