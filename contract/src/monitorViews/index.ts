@@ -185,15 +185,23 @@ export const monitorViewsRoutes = routeTable({
   platforms: {
     method: 'GET',
     path: `${base}/getPlatforms`,
-    // Also the site picker of the alert screens (alerts, report, rules, contact groups).
+    // Also the site pickers of the alert screens (alerts, report, rules, contact groups) and of the information
+    // screens (web: monitorTypes/shared/sites.ts, sections/SitePicker.tsx), whose key need not hold a site kind.
     permission: perm(
       'monitor',
       'alert-predict:alert',
       'alert-predict:report',
       'alert-predict:alert-value',
       'alert-predict:alert-contract',
+      'information:device',
+      'information:commonDevice',
+      'information:terminal',
+      'information:responsible',
+      'information:segment',
+      'information:reservoirWater',
+      'information:riverWater',
     ),
-    summary: "Sites within the caller's data scope (optionally of one kind) for the monitor screens' site pickers",
+    summary: "Sites within the caller's data scope (optionally of one kind) for the site pickers of the screens",
     tags,
     query: viewPlatformsQuery,
   },

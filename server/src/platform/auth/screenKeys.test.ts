@@ -66,6 +66,23 @@ const SCREEN_CALLS: { key: string; screen: string; calls: (ids: Ids) => Call[] }
     screen: 'monitoringDeviceManagement (terminal picker)',
     calls: (ids) => [['GET', '/api/v2/data/information/terminal/getAll', { platformId: String(ids.siteA) }]],
   },
+  ...[
+    'information:device',
+    'information:commonDevice',
+    'information:terminal',
+    'information:responsible',
+    'information:segment',
+    'information:riverWater',
+  ].map((key) => ({
+    key,
+    screen: 'site picker (web monitorTypes/shared/sites.ts, sections/SitePicker.tsx)',
+    calls: (): Call[] => [['GET', '/api/v2/data/monitor/view/getPlatforms']],
+  })),
+  {
+    key: 'information:reservoirWater',
+    screen: 'reservoirWaterElevation (reservoir picker)',
+    calls: () => [['GET', '/api/v2/data/monitor/view/getPlatforms', { type: 'reservoir' }]],
+  },
   {
     key: 'information:commonDevice',
     screen: 'deviceInfo (device list)',
@@ -76,6 +93,8 @@ const SCREEN_CALLS: { key: string; screen: string; calls: (ids: Ids) => Call[] }
 interface Ids {
   siteA: number;
   siteB: number;
+  reservoirA: number;
+  reservoirB: number;
   deviceA: number;
   deviceB: number;
 }
@@ -120,9 +139,9 @@ describe('screen role keys', () => {
       await ok<{ code: string; children?: unknown[] }[]>('GET', '/api/v2/data/information/region/getTree')
     )[0]!;
     while (node.children?.length) node = node.children[0] as typeof node;
-    const site = async (name: string) =>
+    const site = async (name: string, kind = 'disaster') =>
       (
-        await ok<{ platformId: number }>('POST', '/api/v2/data/information/platform/disaster/add', {
+        await ok<{ platformId: number }>('POST', `/api/v2/data/information/platform/${kind}/add`, {
           name,
           regionCode: node.code,
           lon: 103.8,
@@ -150,7 +169,14 @@ describe('screen role keys', () => {
         })
       ).deviceId;
     };
-    ids = { siteA, siteB, deviceA: await device(siteA, 'A'), deviceB: await device(siteB, 'B') };
+    ids = {
+      siteA,
+      siteB,
+      reservoirA: await site('Key reservoir A', 'reservoir'),
+      reservoirB: await site('Key reservoir B', 'reservoir'),
+      deviceA: await device(siteA, 'A'),
+      deviceB: await device(siteB, 'B'),
+    };
   });
   afterAll(() => t.close());
 
@@ -197,9 +223,31 @@ describe('screen role keys', () => {
     });
     expect(all.status).toBe(0);
     expect(all.data.map((x) => x.platformId)).toEqual([ids.siteA]);
+    // The site pickers of the information screens: the sites of the scope with their kind, never a foreign one.
+    type Site = { platformId: number; type: string; name: string };
+    const picker = await userWith('information:device', 'scopedpick', [ids.siteA, ids.reservoirA]);
+    const sites = await t.api<Site[]>('GET', '/api/v2/data/monitor/view/getPlatforms', { token: picker });
+    expect(sites.status).toBe(0);
+    expect(sites.data.map((x) => [x.platformId, x.type]).sort()).toEqual(
+      [
+        [ids.siteA, 'disaster'],
+        [ids.reservoirA, 'reservoir'],
+      ].sort(),
+    );
+    const water = await userWith('information:reservoirWater', 'scopedres', [ids.reservoirA, ids.siteB]);
+    const reservoirs = await t.api<Site[]>('GET', '/api/v2/data/monitor/view/getPlatforms', {
+      token: water,
+      query: { type: 'reservoir' },
+    });
+    expect(reservoirs.status).toBe(0);
+    expect(reservoirs.data).toEqual([{ platformId: ids.reservoirA, type: 'reservoir', name: 'Key reservoir A' }]);
     // A key of no screen that makes the call is still refused.
     const other = await userWith('information:responsible', 'nokeyresp');
     expect((await t.api('GET', '/api/v2/data/information/terminal/getAll', { token: other })).status).toBe(
+      Status.noPermission,
+    );
+    const noPicker = await userWith('information:external-file', 'nokeyfile');
+    expect((await t.api('GET', '/api/v2/data/monitor/view/getPlatforms', { token: noPicker })).status).toBe(
       Status.noPermission,
     );
   });
