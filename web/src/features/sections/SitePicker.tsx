@@ -2,8 +2,15 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Select } from 'antd';
-import type { PlatformRow, PlatformType } from '@geosentry/contract';
-import { useSession } from '../../shared/session.ts';
+import {
+  monitorViewsRoutes,
+  permissionCodes,
+  type PlatformRow,
+  type PlatformType,
+  type ViewSite,
+} from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
+import { hasPermission, useSession } from '../../shared/session.ts';
 import { KIND_SCREENS } from '../platforms/kinds.ts';
 import { fetchPlatformChoices } from '../platforms/platformsApi.ts';
 
@@ -26,10 +33,33 @@ export interface SitePickerProps {
 }
 
 const roleOf = (kind: PlatformType) => KIND_SCREENS.find((s) => s.kind === kind)?.role ?? '';
+/** Holding any of these keys allows the one call answering the sites of the caller's data scope. */
+const SITE_LIST_CODES = permissionCodes(monitorViewsRoutes.platforms.permission);
+const PER_KIND = 50;
+
+/** The sites of the caller's data scope of the given kinds whose name holds the keyword, first 50 per kind. */
+async function fetchScopeChoices(kinds: readonly PlatformType[], keyword: string): Promise<SiteChoice[]> {
+  // One call: of the one kind asked for, else every kind of the scope.
+  const list = await call<ViewSite[]>(monitorViewsRoutes.platforms, kinds.length === 1 ? { type: kinds[0] } : {}, {
+    keepEarlier: true,
+    silent: true,
+  }).catch(() => [] as ViewSite[]);
+  const word = keyword.toLowerCase();
+  const found = list
+    .filter((s) => kinds.includes(s.type) && (!word || s.name.toLowerCase().includes(word)))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return kinds.flatMap((type) =>
+    found
+      .filter((s) => s.type === type)
+      .slice(0, PER_KIND)
+      .map((s) => ({ platformId: s.platformId, name: s.name, type: s.type })),
+  );
+}
 
 /**
- * Picks a site of the given kinds, searching by name on the server (first 50 per kind), grouped by kind.
- * Kinds the user may not list are left out.
+ * Picks a site of the given kinds by name (first 50 per kind), grouped by kind: the sites of the caller's data
+ * scope when the caller holds a key of a screen with a site picker, else each kind's list the user may read
+ * (searched on the server; kinds the user may not list are left out).
  */
 export function SitePicker({
   id,
@@ -43,16 +73,19 @@ export function SitePicker({
   ...rest
 }: SitePickerProps) {
   const { t } = useTranslation('sections');
-  const { permissions } = useSession();
+  const session = useSession();
+  const { permissions } = session;
   const [keyword, setKeyword] = useState('');
   const [picked, setPicked] = useState<SiteChoice | undefined>(undefined);
+  const scope = SITE_LIST_CODES.some((code) => hasPermission(code, session));
   const allowed = useMemo(
-    () => kinds.filter((k) => permissions === null || permissions.includes(roleOf(k))),
-    [kinds, permissions],
+    () => kinds.filter((k) => scope || permissions === null || permissions.includes(roleOf(k))),
+    [kinds, permissions, scope],
   );
   const sites = useQuery({
-    queryKey: ['platforms', 'choices', allowed, keyword],
-    queryFn: async () => {
+    queryKey: ['platforms', 'choices', scope, allowed, keyword],
+    queryFn: async (): Promise<SiteChoice[]> => {
+      if (scope) return fetchScopeChoices(allowed, keyword);
       const lists = await Promise.all(
         allowed.map((k) => fetchPlatformChoices(k, keyword).catch(() => [] as PlatformRow[])),
       );

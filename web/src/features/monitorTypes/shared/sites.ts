@@ -3,12 +3,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   PLATFORM_TYPES,
+  monitorViewsRoutes,
+  permissionCodes,
   platformsRoutes,
   terminalsRoutes,
   type Page,
   type PlatformRow,
   type PlatformType,
   type TerminalRow,
+  type ViewSite,
 } from '@geosentry/contract';
 import { call, request } from '../../../shared/api.ts';
 import { hasPermission, useSession } from '../../../shared/session.ts';
@@ -24,16 +27,27 @@ export const siteKeys = {
   all: ['equipment-sites'] as const,
 };
 
+/** Holding any of these keys allows the one call answering the sites of the caller's data scope. */
+const SITE_LIST_CODES = permissionCodes(monitorViewsRoutes.platforms.permission);
+
 /**
- * The sites the caller may pick: each kind's list the caller may read (information:platform:<type>,
- * limited to the data scope), else every site (system:data), plus the sites of the caller's terminals.
+ * The sites the caller may pick: the sites of the caller's data scope with their kind, by one call the keys of
+ * the screens with a site picker allow. Without such a key: each kind's list the caller may read
+ * (information:platform:<type>, limited to the data scope), else every site (system:data), plus the sites of the
+ * caller's terminals.
  */
-async function fetchSites(codes: { kinds: PlatformType[]; options: boolean; terminals: boolean }) {
+async function fetchSites(codes: { scope: boolean; kinds: PlatformType[]; options: boolean; terminals: boolean }) {
   const found = new Map<number, SiteOption>();
   const add = (s: SiteOption) => {
     if (!found.has(s.platformId)) found.set(s.platformId, s);
   };
   const quiet = { ...picker, silent: true };
+  if (codes.scope) {
+    const sites = await call<ViewSite[]>(monitorViewsRoutes.platforms, {}, quiet);
+    return sites
+      .map((s): SiteOption => ({ platformId: s.platformId, type: s.type, name: s.name }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
   const lists = await Promise.allSettled(
     codes.kinds.map((type) =>
       request<Page<PlatformRow>>(
@@ -64,6 +78,7 @@ export function useSiteOptions(enabled = true) {
   const { t } = useTranslation('monitorTypes');
   const codes = useMemo(
     () => ({
+      scope: SITE_LIST_CODES.some((code) => hasPermission(code, session)),
       kinds: PLATFORM_TYPES.filter((type) => hasPermission(`information:platform:${type}`, session)),
       options: hasPermission('system:data', session),
       terminals: hasPermission('information:terminal', session),
