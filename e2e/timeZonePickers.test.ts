@@ -62,7 +62,6 @@ describe('picked times in the user zone (issue 14) in a real browser', () => {
     const q = new URL((await sent).url()).searchParams;
     expect(q.get('from')).toBe('2026-01-01T01:30:00.000Z');
     expect(q.get('to')?.startsWith('2026-01-02T02:00:')).toBe(true);
-    await page.locator('body').click({ position: { x: 5, y: 5 } });
     await shot(page, 'tz-audit-shanghai');
   }, 300_000);
 });
