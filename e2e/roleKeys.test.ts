@@ -73,8 +73,13 @@ const SCREENS: Record<string, { path: string; shows: string; pick?: string; gap?
   'alert-predict:report': [{ path: '/alert/alertReport', shows: 'Xinmo Village landslide' }],
   'alert-predict:alert-value': [
     { path: '/alert/setalert', shows: 'Demo duty engineers' },
-    { path: '/alert/alertRelation', shows: 'G318 K2650' },
-    { path: '/alert/criteria', shows: 'G318 K2650' },
+    // The demo has no multi-device rule: the screen's own list is what it shows.
+    {
+      path: '/alert/alertRelation',
+      shows: 'Add multi-device rule',
+      gap: 'the demo portfolio has no multi-device rule',
+    },
+    { path: '/alert/criteria', shows: 'GB 50497 crack width' },
   ],
   'alert-predict:alert-contract': [
     { path: '/alert/alertContract', shows: 'Duty engineer Zhao' },
@@ -186,6 +191,11 @@ describe('a role holding only a screen key uses the screen', () => {
       name: 'Duty message',
       subject: JSON.stringify({ en: 'Alert {level}', zh: '预警 {level}', ko: '경보 {level}' }),
       content: JSON.stringify({ en: '{device}: {value}', zh: '{device}：{value}', ko: '{device}: {value}' }),
+    });
+    // Nor an alert criterion: one for the criteria screen.
+    await api(server.url, admin, 'POST', '/api/v2/data/alert/manage/criteria/add', {
+      name: 'GB 50497 crack width',
+      type: 'standard',
     });
     // The demo has no information template: one for the platformInfo screen.
     await api(server.url, admin, 'POST', '/api/v2/data/information/template/addMenu', {
