@@ -36,6 +36,14 @@ export class PgliteWorker {
     { resolve: (r: { rows: unknown[]; affectedRows: number }) => void; reject: (e: Error) => void }
   >();
   readonly ready: Promise<void>;
+  /**
+   * Set once the worker thread is gone (an error, or an exit without one, e.g. the database aborting): every
+   * call pending then is rejected with it, and every later call fails at once with it instead of waiting for an
+   * answer that can never come (which held the single connection forever and hung every request).
+   */
+  private dead: Error | null = null;
+  /** close() ended the worker on purpose. */
+  private closing = false;
 
   constructor(dataDir: string) {
     this.worker = new Worker(new URL('./pglite.worker.mjs', import.meta.url), { workerData: { dataDir } });
@@ -48,6 +56,9 @@ export class PgliteWorker {
       };
       this.worker.once('message', onMsg);
       this.worker.once('error', reject);
+      this.worker.once('exit', (code) =>
+        reject(new Error(`the embedded database stopped while starting (exit code ${code})`)),
+      );
     });
     this.worker.on('message', (m: WorkerReply) => {
       if (m.id === undefined) return;
@@ -57,10 +68,28 @@ export class PgliteWorker {
       if (m.error) p.reject(new DbError(m.error));
       else p.resolve(m.result!);
     });
-    this.worker.on('error', (err) => {
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
+    this.worker.on('error', (err) => this.died(err));
+    this.worker.on('exit', (code) => {
+      this.died(
+        new Error(
+          this.closing
+            ? 'the embedded database is closed'
+            : `the embedded database (PGlite worker thread) exited with code ${code}`,
+        ),
+      );
     });
+  }
+
+  /** The worker is gone: rejects what waits for it and refuses what comes (see `dead`). */
+  private died(err: Error): void {
+    if (!this.dead) {
+      this.dead = new Error(`${err.message}; the embedded database is unavailable until the server restarts`, {
+        cause: err,
+      });
+      if (!this.closing) console.error(`Geosentry: ${this.dead.message}`, err);
+    }
+    for (const p of this.pending.values()) p.reject(this.dead);
+    this.pending.clear();
   }
 
   private call(
@@ -68,10 +97,17 @@ export class PgliteWorker {
     sql = '',
     params: readonly unknown[] = [],
   ): Promise<{ rows: unknown[]; affectedRows: number }> {
+    if (this.dead) return Promise.reject(this.dead);
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, op, sql, params });
+      try {
+        this.worker.postMessage({ id, op, sql, params });
+      } catch (e) {
+        // Parameters that cannot be sent (not structured-cloneable): this call fails, the worker lives on.
+        this.pending.delete(id);
+        reject(e as Error);
+      }
     });
   }
 
@@ -82,7 +118,9 @@ export class PgliteWorker {
     return this.call('exec', sql);
   }
   async close(): Promise<void> {
+    if (this.dead) return;
     await this.call('close');
+    this.closing = true;
     await this.worker.terminate();
   }
 }

@@ -1,0 +1,70 @@
+import type { Worker } from 'node:worker_threads';
+import { describe, expect, it, vi } from 'vitest';
+import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import { PgliteDriver, PgliteWorker } from './pglite-driver.ts';
+
+/** A Kysely handle over a real in-memory PGlite worker, as openDb builds it. */
+function open(): { w: PgliteWorker; k: Kysely<Record<string, never>> } {
+  const w = new PgliteWorker('memory://');
+  const k = new Kysely<Record<string, never>>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new PgliteDriver(w),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+  return { w, k };
+}
+
+/** The worker thread ending without an 'error' event (as when the database's runtime exits). */
+const endThread = (w: PgliteWorker): Promise<number> => (w as unknown as { worker: Worker }).worker.terminate();
+
+/** Settles within `ms`, or answers 'hung'. */
+const within = <T>(p: Promise<T>, ms = 5000): Promise<T | 'hung'> =>
+  Promise.race([p, new Promise<'hung'>((r) => setTimeout(() => r('hung'), ms))]);
+
+describe('PGlite driver when its worker thread is gone', () => {
+  it('rejects the calls pending at the exit and every later one at once, with a logged error', async () => {
+    const { w, k } = open();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect((await sql<{ n: number }>`select 1 as n`.execute(k)).rows).toEqual([{ n: 1 }]);
+      // A transaction holds the single connection while its query runs; the thread ends under it.
+      const inTx = k.transaction().execute(async (trx) => {
+        await sql`select pg_sleep(2)`.execute(trx);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      await endThread(w);
+      const first = await within(inTx.then(() => 'ok').catch((e: Error) => e.message));
+      expect(first).toMatch(/embedded database .*exited/);
+      // Later statements (they queue on the connection's lock) fail, and fast: no request waits forever.
+      for (let i = 0; i < 3; i++) {
+        const later = await within(
+          sql`select 1`
+            .execute(k)
+            .then(() => 'ok')
+            .catch((e: Error) => e.message),
+        );
+        expect(later).toMatch(/embedded database .*exited.*unavailable/);
+      }
+      expect(logged.mock.calls.some((c) => /PGlite worker thread\) exited/.test(String(c[0])))).toBe(true);
+    } finally {
+      logged.mockRestore();
+      await k.destroy();
+    }
+  }, 30_000);
+
+  it('an orderly close logs nothing and refuses later calls', async () => {
+    const { w, k } = open();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await sql`select 1`.execute(k);
+      await k.destroy();
+      expect(await within(w.query('select 1', []).catch((e: Error) => e.message))).toMatch(/closed/);
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
+  }, 30_000);
+});
