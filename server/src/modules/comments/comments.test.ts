@@ -100,7 +100,7 @@ describe('message board', () => {
 
     const empty = await t.api('POST', `${C}/add`, {
       token: alice,
-      body: { topicId: 'bad', commentContent: '  \u0000 ' },
+      body: { topicId: 'bad', commentContent: '  \u0007 ' },
     });
     expect(empty).toMatchObject({ status: Status.invalid, info: 'The content cannot be empty' });
     const missing = await t.api('POST', `${R}/add`, { token: alice, body: { commentId: c.commentId }, lang: 'ko' });
@@ -120,16 +120,18 @@ describe('message board', () => {
       body: { commentId: c.commentId, replayContent: 'x', replyId: foreignReply.replayId },
     });
     expect(wrongThread.info).toBe('The reply does not exist');
-    // 2000 characters are fine, NUL characters are dropped.
+    // 2000 characters are fine, other control characters are dropped; a NUL is refused like any unstorable text.
     expect(
       (await t.api('POST', `${C}/add`, { token: alice, body: { topicId: 'bad', commentContent: 'x'.repeat(2000) } }))
         .status,
     ).toBe(0);
-    const nul = await t.api<CommentRow>('POST', `${C}/add`, {
+    const bell = await t.api<CommentRow>('POST', `${C}/add`, {
       token: alice,
-      body: { topicId: 'bad', commentContent: 'a\u0000b' },
+      body: { topicId: 'bad', commentContent: 'a\u0007b' },
     });
-    expect(nul.data.commentContent).toBe('ab');
+    expect(bell.data.commentContent).toBe('ab');
+    const nul = await t.api('POST', `${C}/add`, { token: alice, body: { topicId: 'bad', commentContent: 'a\u0000b' } });
+    expect(nul.status).toBe(Status.invalid);
     expect(await rows()).toEqual([mid[0]! + 2, mid[1]!]);
   });
 
