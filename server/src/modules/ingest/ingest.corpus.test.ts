@@ -17,7 +17,9 @@ describe('MQTT ingest: malformed corpus', () => {
   const topic = readingTopic('DEV-corpus');
 
   beforeAll(async () => {
-    t = await testApp({ mqttPort: 0 });
+    // Packets up to 2 MB: this corpus is about what the parser makes of a payload (the 1 MB ones included);
+    // the broker's packet-size limit has its own test (ingest.mqtt.security.test.ts).
+    t = await testApp({ mqttPort: 0, mqttMaxPacketBytes: 2 * 1024 * 1024 });
     admin = await t.token();
     const site = await buildPlatform(t, { type: 'disaster', name: 'Corpus' });
     const term = await addTerminal(t, admin, site, 'CORPUS-1');
