@@ -72,7 +72,10 @@ describe('device simulator over MQTT', () => {
 
   it("DEMO wiring: rotates the demo loggers' keys, backfills history on the first start, then streams", async () => {
     // The real demo portfolio (DEMO itself stays off in tests: the wiring is started by hand, as app.ts does).
+    // The seed signs in as the administrator (one open session per account): as on a first start, none is open.
+    await t.api('GET', '/api/v2/manage/user/logout', { token: admin });
     const demo = await seedDemo(t.app, t.db, 'admin');
+    admin = await t.token();
     const devices = await t.db.k
       .selectFrom('devices')
       .select(['id', 'number'])
