@@ -4,12 +4,12 @@ import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, s
 import { PgliteDriver, PgliteWorker } from './pglite-driver.ts';
 
 /** A Kysely handle over a real in-memory PGlite worker, as openDb builds it. */
-function open(): { w: PgliteWorker; k: Kysely<Record<string, never>> } {
+function open(stallMs?: number): { w: PgliteWorker; k: Kysely<Record<string, never>> } {
   const w = new PgliteWorker('memory://');
   const k = new Kysely<Record<string, never>>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new PgliteDriver(w),
+      createDriver: () => new PgliteDriver(w, stallMs),
       createIntrospector: (db) => new PostgresIntrospector(db),
       createQueryCompiler: () => new PostgresQueryCompiler(),
     },
@@ -64,6 +64,26 @@ describe('PGlite driver when its worker thread is gone', () => {
       expect(await within(w.query('select 1', []).catch((e: Error) => e.message))).toMatch(/closed/);
       expect(logged).not.toHaveBeenCalled();
     } finally {
+      logged.mockRestore();
+    }
+  }, 30_000);
+
+  it('a transaction awaiting a query made outside it is named by the stall warning', async () => {
+    const { w, k } = open(300);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await sql`select 1`.execute(k);
+      // The mistake the warning is for: inside the transaction, a query through the app's handle, not trx.
+      void k.transaction().execute(async (trx) => {
+        await sql`select 'inside' as a`.execute(trx);
+        await sql`select 'outside' as b`.execute(k);
+      });
+      await expect
+        .poll(() => logged.mock.calls.map((c) => String(c[0])).join('\n'), { timeout: 5000 })
+        .toMatch(/waited \d+ s .*single connection.*was answered: the holder waits for something else.*'inside'/);
+    } finally {
+      // The deadlocked transaction never ends: the thread is ended instead.
+      await endThread(w);
       logged.mockRestore();
     }
   }, 30_000);

@@ -137,11 +137,28 @@ class Mutex {
   }
 }
 
+/** What the holder of the single connection did (named by the stall warning, see PgliteDriver). */
+interface Holder {
+  since: number;
+  statements: number;
+  last: string;
+  /** Its last statement still waits for the database's answer. */
+  running: boolean;
+}
+
 class PgliteConnection implements DatabaseConnection {
+  readonly holder: Holder = { since: Date.now(), statements: 0, last: '', running: false };
   constructor(private readonly db: PgliteWorker) {}
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    const r = await this.db.query(q.sql, q.parameters);
-    return { rows: r.rows as R[], numAffectedRows: BigInt(r.affectedRows) };
+    this.holder.statements++;
+    this.holder.last = q.sql;
+    this.holder.running = true;
+    try {
+      const r = await this.db.query(q.sql, q.parameters);
+      return { rows: r.rows as R[], numAffectedRows: BigInt(r.affectedRows) };
+    } finally {
+      this.holder.running = false;
+    }
   }
   // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
@@ -154,17 +171,54 @@ export class PgliteDriver implements Driver {
   private mutex = new Mutex();
   private releases = new WeakMap<DatabaseConnection, () => void>();
   private conn: PgliteConnection;
-  constructor(private readonly db: PgliteWorker) {
+  /** The connection's current holder, and when a stall was last reported. */
+  private holder: Holder | null = null;
+  private warnedAt = 0;
+  /**
+   * `stallMs`: a statement waiting this long for the connection logs who holds it. A transaction that awaits a
+   * query made outside it (through the app's handle, not its `trx`) waits for itself forever here (PostgreSQL's
+   * pool hides it): the warning says so, with the holder's last statement.
+   */
+  constructor(
+    private readonly db: PgliteWorker,
+    private readonly stallMs = 30_000,
+  ) {
     this.conn = new PgliteConnection(db);
   }
   async init(): Promise<void> {
     await this.db.ready;
   }
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.mutex.lock();
+    const asked = Date.now();
+    const timer = setTimeout(() => this.stalled(asked), this.stallMs);
+    timer.unref();
+    let release: () => void;
+    try {
+      release = await this.mutex.lock();
+    } finally {
+      clearTimeout(timer);
+    }
     const c = new PgliteConnection(this.db);
+    this.holder = c.holder;
     this.releases.set(c, release);
     return c;
+  }
+
+  private stalled(asked: number): void {
+    const now = Date.now();
+    if (now - this.warnedAt < this.stallMs) return;
+    this.warnedAt = now;
+    const h = this.holder;
+    const held = h
+      ? `held for ${Math.round((now - h.since) / 1000)} s by a holder of ${h.statements} statement(s), whose last ` +
+        (h.running
+          ? 'still waits for the database'
+          : 'was answered: the holder waits for something else (a transaction awaiting a query made outside it?)') +
+        `: ${h.last.replace(/\s+/g, ' ').slice(0, 300)}`
+      : 'held';
+    console.error(
+      `Geosentry: a statement has waited ${Math.round((now - asked) / 1000)} s for the embedded database's single connection, ${held}`,
+    );
   }
   async beginTransaction(c: DatabaseConnection, s: TransactionSettings): Promise<void> {
     if (s.isolationLevel)
@@ -178,6 +232,7 @@ export class PgliteDriver implements Driver {
     await c.executeQuery(CompiledQuery.raw('rollback'));
   }
   async releaseConnection(c: DatabaseConnection): Promise<void> {
+    if (this.holder === (c as PgliteConnection).holder) this.holder = null;
     this.releases.get(c)?.();
     this.releases.delete(c);
   }
