@@ -193,12 +193,15 @@ const SETTING = perm('alert-predict:alert-setting');
 const ALERT = perm('alert-predict:alert');
 /** The group list is also the contact-group picker of the rule screens (setalert, alertRelation). */
 const GROUP_PICK = perm('alert-predict:alert-contract', 'alert-predict:alert-value');
+/** The colour-level screen (alert-setting) picks each level's members and template from these lists. */
+const CONTACT_PICK = perm('alert-predict:alert-contract', 'alert-predict:alert-setting');
+const TEMPLATE_PICK = perm('alert-predict:alert-template', 'alert-predict:alert-setting');
 
 export const alertNotificationsRoutes = routeTable({
   contactList: {
     method: 'GET',
     path: `${A}/contract/getListPage`,
-    permission: CONTACT,
+    permission: CONTACT_PICK,
     summary: 'Alert contacts, paged, filtered and sorted',
     tags,
     query: alertContactListQuery,
@@ -263,7 +266,7 @@ export const alertNotificationsRoutes = routeTable({
   templateList: {
     method: 'GET',
     path: `${A}/template/getListPage`,
-    permission: TEMPLATE,
+    permission: TEMPLATE_PICK,
     summary: 'Alert message templates, paged, filtered and sorted',
     tags,
     query: alertTemplateListQuery,

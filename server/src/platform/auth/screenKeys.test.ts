@@ -52,6 +52,14 @@ const SCREEN_CALLS: { key: string; screen: string; calls: (ids: Ids) => Call[] }
     calls: () => [['GET', '/api/v2/data/alert/group/getListPage']],
   },
   {
+    key: 'alert-predict:alert-setting',
+    screen: 'AlertConfigure (level members and template pickers)',
+    calls: () => [
+      ['GET', '/api/v2/data/alert/contract/getListPage'],
+      ['GET', '/api/v2/data/alert/template/getListPage'],
+    ],
+  },
+  {
     key: 'system:role',
     screen: 'role dialog (parent role picker)',
     calls: () => [['GET', '/api/v2/manage/role/getAll']],
