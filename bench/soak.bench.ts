@@ -318,6 +318,17 @@ async function main(): Promise<void> {
         '',
         `heap ${startProbe ? fmt(startProbe.heapUsed / MB) : '-'} / ${endProbe ? fmt(endProbe.heapUsed / MB) : '-'} MB; max rss ${fmt(Math.max(...probes.map((p) => p.rss)) / MB)} MB`,
       ],
+      (() => {
+        // Growth after warm-up: from the first probe past a third of the run to the end (target under 10 %).
+        const warm = probes.find((p) => p.at >= t0 + (elapsed * 1000) / 3);
+        const growth = warm && endProbe ? (endProbe.rss / warm.rss - 1) * 100 : NaN;
+        return [
+          'server memory growth after warm-up (rss)',
+          Number.isFinite(growth) ? `${fmt(growth, 1)} %` : '-',
+          '',
+          `${warm ? fmt(warm.rss / MB) : '-'} MB at a third of the run -> ${endProbe ? fmt(endProbe.rss / MB) : '-'} MB; target under 10 %`,
+        ];
+      })(),
       [
         'server event-loop lag',
         `p99 ${fmt(
