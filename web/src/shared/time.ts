@@ -7,6 +7,7 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import utc from 'dayjs/plugin/utc';
 import timezone from 'dayjs/plugin/timezone';
+import { zoneOffset } from '@geosentry/contract';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -83,32 +84,9 @@ export function userTimeZone(): string {
 
 // ------------------------------------------------------------------------------------------ offsets
 
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-
-function offsetFormat(zone: string): Intl.DateTimeFormat {
-  let f = offsetFormats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    offsetFormats.set(zone, f);
-  }
-  return f;
-}
-
-/** The zone's offset from UTC at an instant, in minutes (UTC+08:00 is 480). */
+/** The zone's offset from UTC at an instant, in minutes (UTC+08:00 is 480): the contract's cached offsets. */
 export function offsetMinutes(t: number, zone: string): number {
-  const parts: Record<string, number> = {};
-  for (const p of offsetFormat(zone).formatToParts(new Date(t))) if (p.type !== 'literal') parts[p.type] = +p.value;
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour! % 24, parts.minute!, parts.second!);
-  return Math.round((wall - (t - (((t % 1000) + 1000) % 1000))) / MINUTE);
+  return Math.round(zoneOffset(t, zone) / MINUTE);
 }
 
 /** "UTC+08:00", "UTC-03:30", "UTC+00:00". */
