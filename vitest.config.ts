@@ -45,6 +45,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          // The servers the browser tests start check every answer against the contract's response schemas.
+          env: { CHECK_RESPONSES: '1' },
           testTimeout: 120_000,
           hookTimeout: 120_000,
           pool: 'forks',

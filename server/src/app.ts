@@ -143,6 +143,8 @@ export async function buildApp(
 
   // The validators of the contract run in defineRoute; Fastify's own validation is off (its schemas feed the OpenAPI document).
   app.setValidatorCompiler(() => (data) => ({ value: data }));
+  // Response schemas document the answers (and are checked under CHECK_RESPONSES); they never reshape what is sent.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   await app.register(formbody);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(swagger, {

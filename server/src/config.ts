@@ -21,6 +21,11 @@ export interface Config {
   /** Browser socket: origins allowed besides the console's own (same host); a request without Origin is allowed. */
   allowedOrigins: string[];
   captcha: boolean;
+  /**
+   * Check every answer's data against its route's response schema in the contract and answer a server error on a
+   * mismatch (tests turn it on with CHECK_RESPONSES=1, so a server answer that drifts from the contract fails them).
+   */
+  checkResponses: boolean;
   adminAccount: string;
   adminPassword: string | null;
   demo: boolean;
@@ -120,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
       .filter(Boolean),
     captcha: on(env.CAPTCHA, true),
+    checkResponses: on(env.CHECK_RESPONSES, false),
     adminAccount: env.ADMIN_ACCOUNT || 'admin',
     adminPassword: env.ADMIN_PASSWORD || null,
     demo: on(env.DEMO, true),

@@ -101,6 +101,7 @@ export async function testApp(overrides: Partial<Config> = {}): Promise<TestApp>
     {
       dataDir,
       captcha: false,
+      checkResponses: true,
       demo: false,
       adminPassword: ADMIN_PASSWORD,
       webDist: null,

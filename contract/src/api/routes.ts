@@ -28,7 +28,21 @@ export interface RouteDef {
    * history and Referer headers.
    */
   tokenInQuery?: true;
+  /**
+   * The shape of the envelope's `data` in a successful answer. The web infers its types from it (`call()`), the
+   * OpenAPI document shows it, and under CHECK_RESPONSES (tests) the server checks every answer against it.
+   */
+  response?: z.ZodType;
 }
+
+/** The data a route answers with: its response schema's output (unknown for a route without one). */
+export type RouteData<R> = R extends { response: infer S extends z.ZodType } ? z.output<S> : unknown;
+/** What a handler may hand back as data: its response schema's input (anything for a route without one). */
+export type RouteDataIn<R> = R extends { response: infer S extends z.ZodType } ? z.input<S> : unknown;
+type InputOf<S> = S extends z.ZodType ? z.input<S> : object;
+/** The parameters a client sends: the input of the route's query schema (GET) or body schema (POST). */
+export type RouteParams<R> = (R extends { query: infer Q } ? InputOf<Q> : object) &
+  (R extends { body: infer B } ? InputOf<B> : object);
 
 export type RouteTable = Record<string, RouteDef>;
 

@@ -95,3 +95,7 @@ export const pageQuery = (defaultSize = 1000) =>
     sortField: zSortField(),
     sortOrder: z.enum(['ascend', 'descend']).optional(),
   });
+
+/** The data of a server-side paged list (spec §7): the rows of one page, the total and the page asked for. */
+export const zPage = <T extends z.ZodType>(row: T) =>
+  z.object({ list: z.array(row), total: z.number().int(), pageNum: z.number().int(), pageSize: z.number().int() });

@@ -45,6 +45,19 @@ export interface RegionNode {
   sort: number;
   children?: RegionNode[];
 }
+export const regionNodeSchema: z.ZodType<RegionNode> = z.object({
+  code: z.string(),
+  parentCode: z.string().nullable(),
+  level: z.number().int(),
+  name: z.string(),
+  nameEn: z.string(),
+  nameZh: z.string(),
+  nameKo: z.string(),
+  sort: z.number(),
+  get children() {
+    return z.array(regionNodeSchema).optional();
+  },
+});
 
 const tags = ['regions'];
 export const regionsRoutes = routeTable({
@@ -54,6 +67,7 @@ export const regionsRoutes = routeTable({
     permission: LOGIN,
     summary: 'The administrative region tree (country > province > city > county/district), names in en, zh, ko',
     tags,
+    response: z.array(regionNodeSchema),
   },
   add: {
     method: 'POST',
@@ -62,6 +76,7 @@ export const regionsRoutes = routeTable({
     summary: 'Add a region under a parent (at most 4 levels); refused under a region that sites use',
     tags,
     body: regionAddBody,
+    response: z.object({ code: z.string() }),
   },
   edit: {
     method: 'POST',
@@ -70,6 +85,7 @@ export const regionsRoutes = routeTable({
     summary: "Rename a region (its code and place in the tree don't change)",
     tags,
     body: regionEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -78,5 +94,6 @@ export const regionsRoutes = routeTable({
     summary: 'Delete a region; refused while it has subordinate regions or sites',
     tags,
     body: regionCodeBody,
+    response: z.null(),
   },
 });

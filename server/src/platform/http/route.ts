@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { Status, type Language, type RouteDef } from '@geosentry/contract';
+import { Status, type Language, type RouteDataIn, type RouteDef } from '@geosentry/contract';
 import { AppError } from './errors.ts';
 import { RULES, parseLanguage, translate, type MessageKey } from './messages.ts';
 import { mayCall, type SessionUser } from '../auth/access.ts';
@@ -21,8 +21,8 @@ export interface Call<Q, B> {
 }
 
 /** A handler's answer: data plus the message key of `info` (default "ok"), or a raw reply already sent. */
-export interface Answer {
-  data?: unknown;
+export interface Answer<D = unknown> {
+  data?: D;
   key?: MessageKey;
   status?: number;
   params?: Record<string, string | number>;
@@ -95,6 +95,31 @@ function schemaFor(t: z.ZodType | undefined): unknown {
   }
 }
 
+/** The OpenAPI shape of a successful answer: the envelope around the route's response schema. */
+function envelopeSchema(response: z.ZodType): unknown {
+  return {
+    type: 'object',
+    properties: {
+      status: { type: 'integer', description: 'Status code (spec §8): 200 or 0 on success' },
+      info: { type: 'string', description: 'Message in the caller\'s language' },
+      data: schemaFor(response) ?? {},
+    },
+  };
+}
+
+/**
+ * Under CHECK_RESPONSES (tests), an answer whose data does not match its route's response schema is a server
+ * error naming the first mismatch: the contract the web compiles against has drifted from what the server says.
+ */
+function checkResponse(def: RouteDef, data: unknown): void {
+  const r = def.response!.safeParse(data);
+  if (r.success) return;
+  const first = r.error.issues[0]!;
+  throw new Error(
+    `response of ${def.method} ${def.path} does not match the contract at ${first.path.join('.') || '(data)'}: ${first.message}`,
+  );
+}
+
 /**
  * Registers a route from the contract's route table: authenticate, validate, authorise, then call the
  * handler and wrap its answer in the envelope. Routes stay thin: all rules live in services.
@@ -103,7 +128,7 @@ export function defineRoute<D extends RouteDef>(
   app: FastifyInstance,
   ctx: AppContext,
   def: D,
-  handler: (c: Call<Infer<D['query']>, Infer<D['body']>>) => Promise<Answer | void>,
+  handler: (c: Call<Infer<D['query']>, Infer<D['body']>>) => Promise<Answer<RouteDataIn<D>> | void>,
 ): void {
   app.route({
     method: def.method,
@@ -114,6 +139,7 @@ export function defineRoute<D extends RouteDef>(
       tags: def.tags,
       ...(def.query ? { querystring: schemaFor(def.query) } : {}),
       ...(def.body ? { body: schemaFor(def.body) } : {}),
+      ...(def.response ? { response: { 200: envelopeSchema(def.response) } } : {}),
       ...('public' in def.permission ? {} : { headers: { type: 'object', properties: { token: { type: 'string' } } } }),
     },
     handler: async (req, reply) => {
@@ -141,6 +167,8 @@ export function defineRoute<D extends RouteDef>(
       });
       if (reply.sent) return reply;
       const a = answer ?? {};
+      if (ctx.config.checkResponses && def.response && a.data !== undefined && (a.status ?? Status.ok) === Status.ok)
+        checkResponse(def, a.data);
       return { status: a.status ?? Status.ok, info: translate(lang, a.key ?? 'ok', a.params), data: a.data ?? null };
     },
   });

@@ -8,7 +8,7 @@ import {
   type Page,
   type PerLanguageText,
 } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
 import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
 
@@ -33,9 +33,9 @@ export interface ContactValues {
   email?: string | undefined;
   language: Language;
 }
-export const fetchContacts = (p: ContactParams) => call<Page<AlertContactRow>>(R.contactList, { ...p });
+export const fetchContacts = (p: ContactParams) => callUntyped<Page<AlertContactRow>>(R.contactList, { ...p });
 export const fetchContactOptions = () =>
-  call<Page<AlertContactRow>>(R.contactList, { pageNum: 1, pageSize: 1000 }, picker).then((p) => p.list);
+  callUntyped<Page<AlertContactRow>>(R.contactList, { pageNum: 1, pageSize: 1000 }, picker).then((p) => p.list);
 const contactFields = (v: ContactValues) => ({
   name: v.name.trim(),
   phone: blankToUndefined(v.phone) ?? '',
@@ -44,9 +44,9 @@ const contactFields = (v: ContactValues) => ({
 });
 export const saveContact = (id: number | null, v: ContactValues) =>
   id === null
-    ? call<{ id: number }>(R.contactAdd, contactFields(v), change)
-    : call<null>(R.contactEdit, { id, ...contactFields(v) }, change);
-export const deleteContact = (id: number) => call<null>(R.contactDelete, { id }, change);
+    ? callUntyped<{ id: number }>(R.contactAdd, contactFields(v), change)
+    : callUntyped<null>(R.contactEdit, { id, ...contactFields(v) }, change);
+export const deleteContact = (id: number) => callUntyped<null>(R.contactDelete, { id }, change);
 
 export interface GroupParams extends PagedParams {
   keyword?: string | undefined;
@@ -57,7 +57,7 @@ export interface GroupValues {
   contactIds?: number[] | undefined;
   platformIds?: number[] | undefined;
 }
-export const fetchGroups = (p: GroupParams) => call<Page<AlertGroupRow>>(R.groupList, { ...p });
+export const fetchGroups = (p: GroupParams) => callUntyped<Page<AlertGroupRow>>(R.groupList, { ...p });
 const groupFields = (v: GroupValues) => ({
   name: v.name.trim(),
   description: blankToUndefined(v.description) ?? '',
@@ -66,9 +66,9 @@ const groupFields = (v: GroupValues) => ({
 });
 export const saveGroup = (id: number | null, v: GroupValues) =>
   id === null
-    ? call<{ id: number }>(R.groupAdd, groupFields(v), change)
-    : call<null>(R.groupEdit, { id, ...groupFields(v) }, change);
-export const deleteGroup = (id: number) => call<null>(R.groupDelete, { id }, change);
+    ? callUntyped<{ id: number }>(R.groupAdd, groupFields(v), change)
+    : callUntyped<null>(R.groupEdit, { id, ...groupFields(v) }, change);
+export const deleteGroup = (id: number) => callUntyped<null>(R.groupDelete, { id }, change);
 
 export interface TemplateValues {
   name: string;
@@ -78,9 +78,9 @@ export interface TemplateValues {
   isDefault?: boolean | undefined;
 }
 export const fetchTemplates = (p: PagedParams & { keyword?: string | undefined }) =>
-  call<Page<AlertTemplateRow>>(R.templateList, { ...p });
+  callUntyped<Page<AlertTemplateRow>>(R.templateList, { ...p });
 export const fetchTemplateOptions = () =>
-  call<Page<AlertTemplateRow>>(R.templateList, { pageNum: 1, pageSize: 500 }, picker).then((p) => p.list);
+  callUntyped<Page<AlertTemplateRow>>(R.templateList, { pageNum: 1, pageSize: 500 }, picker).then((p) => p.list);
 const clean = (t: PerLanguageText): PerLanguageText =>
   Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v === 'string' && v.trim() !== ''));
 const templateFields = (v: TemplateValues) => ({
@@ -92,18 +92,18 @@ const templateFields = (v: TemplateValues) => ({
 });
 export const saveTemplate = (id: number | null, v: TemplateValues) =>
   id === null
-    ? call<{ id: number }>(R.templateAdd, templateFields(v), change)
-    : call<null>(R.templateEdit, { id, ...templateFields(v) }, change);
-export const deleteTemplate = (id: number) => call<null>(R.templateDelete, { id }, change);
+    ? callUntyped<{ id: number }>(R.templateAdd, templateFields(v), change)
+    : callUntyped<null>(R.templateEdit, { id, ...templateFields(v) }, change);
+export const deleteTemplate = (id: number) => callUntyped<null>(R.templateDelete, { id }, change);
 
-export const fetchLevels = () => call<AlertLevelRow[]>(R.configureList, {});
+export const fetchLevels = () => callUntyped<AlertLevelRow[]>(R.configureList, {});
 export const saveLevel = (v: {
   level: number;
   suggestion: PerLanguageText;
   contactIds: number[];
   templateId?: number | undefined;
 }) =>
-  call<null>(
+  callUntyped<null>(
     R.configureEdit,
     {
       level: v.level,

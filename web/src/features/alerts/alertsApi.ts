@@ -24,7 +24,7 @@ import {
   type RelationMode,
   type WindowUnit,
 } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 import { getToken } from '../../shared/storage.ts';
 import { currentLanguage } from '../../shared/i18n.ts';
 import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
@@ -66,12 +66,12 @@ export const alertKeys = {
   groups: ['alerts', 'groupOptions'] as const,
 };
 
-export const fetchAlerts = (p: AlertListParams) => call<Page<AlertRow>>(alertsRoutes.byPlatform, { ...p });
-export const fetchAlertDetail = (id: number) => call<AlertDetail>(alertsRoutes.detail, { id }, picker);
+export const fetchAlerts = (p: AlertListParams) => callUntyped<Page<AlertRow>>(alertsRoutes.byPlatform, { ...p });
+export const fetchAlertDetail = (id: number) => callUntyped<AlertDetail>(alertsRoutes.detail, { id }, picker);
 export const fetchDeliveries = (alertId: number) =>
-  call<AlertDeliveryRow[]>(alertNotificationsRoutes.deliveries, { alertId }, { ...picker, silent: true });
-export const retryDelivery = (id: number) => call<null>(alertNotificationsRoutes.deliveryRetry, { id }, change);
-export const fetchAlertCounts = () => call<AlertCounts>(alertsRoutes.counts, {}, { ...picker, silent: true });
+  callUntyped<AlertDeliveryRow[]>(alertNotificationsRoutes.deliveries, { alertId }, { ...picker, silent: true });
+export const retryDelivery = (id: number) => callUntyped<null>(alertNotificationsRoutes.deliveryRetry, { id }, change);
+export const fetchAlertCounts = () => callUntyped<AlertCounts>(alertsRoutes.counts, {}, { ...picker, silent: true });
 
 export interface ProcessValues {
   suggestion?: string | undefined;
@@ -84,7 +84,7 @@ export interface ProcessValues {
 
 /** processed 0: save as pre-process (still editable); 1: finish (processed, locked). */
 export const processAlert = (id: number, processed: 0 | 1, v: ProcessValues) =>
-  call<{ id: number; status: AlertStatus }>(
+  callUntyped<{ id: number; status: AlertStatus }>(
     alertsRoutes.process,
     {
       id,
@@ -109,7 +109,7 @@ export interface ReportParams {
   period?: AlertReportPeriod | undefined;
 }
 
-export const fetchReport = (p: ReportParams) => call<AlertReport>(alertsRoutes.report, { ...p });
+export const fetchReport = (p: ReportParams) => callUntyped<AlertReport>(alertsRoutes.report, { ...p });
 
 /**
  * Downloads the report workbook with the token and language headers, reporting progress (0-100, or -1 when the
@@ -197,27 +197,27 @@ function ruleFields(v: RuleFormValues) {
   };
 }
 
-export const fetchRules = (p: RuleListParams) => call<Page<AlertRuleRow>>(alertsRoutes.valuesList, { ...p });
+export const fetchRules = (p: RuleListParams) => callUntyped<Page<AlertRuleRow>>(alertsRoutes.valuesList, { ...p });
 export const fetchRulesOfDevice = (deviceId: number) =>
-  call<AlertRuleRow[]>(alertsRoutes.valuesByDevice, { deviceId }, picker);
-export const addRule = (v: RuleFormValues) => call<{ id: number }>(alertsRoutes.valueAdd, ruleFields(v), change);
+  callUntyped<AlertRuleRow[]>(alertsRoutes.valuesByDevice, { deviceId }, picker);
+export const addRule = (v: RuleFormValues) => callUntyped<{ id: number }>(alertsRoutes.valueAdd, ruleFields(v), change);
 export const editRule = (id: number, v: RuleFormValues) =>
-  call<null>(alertsRoutes.valueEdit, { id, ...ruleFields(v) }, change);
-export const deleteRule = (id: number) => call<null>(alertsRoutes.valueDelete, { id }, change);
+  callUntyped<null>(alertsRoutes.valueEdit, { id, ...ruleFields(v) }, change);
+export const deleteRule = (id: number) => callUntyped<null>(alertsRoutes.valueDelete, { id }, change);
 export const enableRule = (id: number, enabled: boolean) =>
-  call<null>(alertsRoutes.valueEnable, { id, enabled: enabled ? 1 : 0 }, change);
+  callUntyped<null>(alertsRoutes.valueEnable, { id, enabled: enabled ? 1 : 0 }, change);
 export const testRule = (v: RuleFormValues & { id?: number | undefined }, days: number) =>
-  call<AlertRuleTestResult>(alertsRoutes.valueTest, { ...ruleFields(v), id: v.id, days }, change);
+  callUntyped<AlertRuleTestResult>(alertsRoutes.valueTest, { ...ruleFields(v), id: v.id, days }, change);
 
 // ---- criteria ----
 
 export const fetchCriteria = (keyword?: string) =>
-  call<AlertCriterionRow[]>(alertsRoutes.criteriaList, { keyword: blankToUndefined(keyword) }, picker);
+  callUntyped<AlertCriterionRow[]>(alertsRoutes.criteriaList, { keyword: blankToUndefined(keyword) }, picker);
 export const saveCriterion = (v: { id?: number | undefined; name: string; type: string; description?: string }) =>
   v.id
-    ? call<null>(alertsRoutes.criteriaEdit, { ...v, description: blankToUndefined(v.description) }, change)
-    : call<{ id: number }>(alertsRoutes.criteriaAdd, { ...v, description: blankToUndefined(v.description) }, change);
-export const deleteCriterion = (id: number) => call<null>(alertsRoutes.criteriaDelete, { id }, change);
+    ? callUntyped<null>(alertsRoutes.criteriaEdit, { ...v, description: blankToUndefined(v.description) }, change)
+    : callUntyped<{ id: number }>(alertsRoutes.criteriaAdd, { ...v, description: blankToUndefined(v.description) }, change);
+export const deleteCriterion = (id: number) => callUntyped<null>(alertsRoutes.criteriaDelete, { id }, change);
 
 // ---- multi-device rules ----
 
@@ -256,16 +256,16 @@ function relationFields(v: RelationFormValues) {
 }
 
 export const fetchRelations = (p: PagedParams & { platformId?: number | undefined; keyword?: string | undefined }) =>
-  call<Page<AlertRelationRow>>(alertsRoutes.relationList, { ...p });
+  callUntyped<Page<AlertRelationRow>>(alertsRoutes.relationList, { ...p });
 export const addRelation = (v: RelationFormValues) =>
-  call<{ id: number }>(alertsRoutes.relationAdd, relationFields(v), change);
+  callUntyped<{ id: number }>(alertsRoutes.relationAdd, relationFields(v), change);
 export const editRelation = (id: number, v: RelationFormValues) =>
-  call<null>(alertsRoutes.relationEdit, { id, ...relationFields(v) }, change);
-export const deleteRelation = (id: number) => call<null>(alertsRoutes.relationDelete, { id }, change);
+  callUntyped<null>(alertsRoutes.relationEdit, { id, ...relationFields(v) }, change);
+export const deleteRelation = (id: number) => callUntyped<null>(alertsRoutes.relationDelete, { id }, change);
 
 /** Contact groups for pickers (the rule forms' "contact group"). */
 export const fetchGroupOptions = () =>
-  call<Page<AlertGroupRow>>(
+  callUntyped<Page<AlertGroupRow>>(
     alertNotificationsRoutes.groupList,
     { pageNum: 1, pageSize: 500 },
     {

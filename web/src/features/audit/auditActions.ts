@@ -1,5 +1,5 @@
 import { AUDIT_ACTIONS, auditRoutes, type AuditAction, type AuditRow, type Page } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 
 /** The colour of an action's tag: failures and locks red, warnings orange, sign-ins green, changes blue. */
 export function actionColor(action: string): string {
@@ -38,4 +38,4 @@ export const auditKeys = {
   list: (p: AuditListParams) => ['audit', 'list', p] as const,
 };
 
-export const fetchAudit = (p: AuditListParams) => call<Page<AuditRow>>(auditRoutes.list, { ...p });
+export const fetchAudit = (p: AuditListParams) => callUntyped<Page<AuditRow>>(auditRoutes.list, { ...p });

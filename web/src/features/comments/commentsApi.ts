@@ -1,13 +1,13 @@
 import { commentsRoutes, type CommentRow, type ReplyRow } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 
 export const commentKeys = { topic: (topicId: string) => ['comments', topicId] as const };
 
 const change = { keepEarlier: true } as const;
-export const fetchComments = (topicId: string) => call<CommentRow[]>(commentsRoutes.list, { topicId });
+export const fetchComments = (topicId: string) => callUntyped<CommentRow[]>(commentsRoutes.list, { topicId });
 export const addComment = (topicId: string, commentContent: string) =>
-  call<CommentRow>(commentsRoutes.add, { topicId, commentContent }, change);
-export const deleteComment = (commentId: number) => call<null>(commentsRoutes.delete, { commentId }, change);
+  callUntyped<CommentRow>(commentsRoutes.add, { topicId, commentContent }, change);
+export const deleteComment = (commentId: number) => callUntyped<null>(commentsRoutes.delete, { commentId }, change);
 export const addReply = (commentId: number, replayContent: string, replyId?: number) =>
-  call<ReplyRow>(commentsRoutes.replyAdd, { commentId, replayContent, replyId }, change);
-export const deleteReply = (replayId: number) => call<null>(commentsRoutes.replyDelete, { replayId }, change);
+  callUntyped<ReplyRow>(commentsRoutes.replyAdd, { commentId, replayContent, replyId }, change);
+export const deleteReply = (replayId: number) => callUntyped<null>(commentsRoutes.replyDelete, { replayId }, change);

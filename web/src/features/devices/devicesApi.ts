@@ -14,7 +14,7 @@ import {
   type Page,
   type StationType,
 } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 import { currentLanguage } from '../../shared/i18n.ts';
 import { getToken } from '../../shared/storage.ts';
 import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
@@ -116,19 +116,19 @@ export const deviceDetailPath = (d: { deviceId: number; number: string }) =>
 
 /** A page of devices; a newer page request cancels an older one unless `keepEarlier` (pages shown side by side). */
 export const fetchDevices = (p: DeviceListParams, keepEarlier = false) =>
-  call<Page<DeviceRow>>(devicesRoutes.list, { ...p }, { keepEarlier });
+  callUntyped<Page<DeviceRow>>(devicesRoutes.list, { ...p }, { keepEarlier });
 
 /** How many devices match the filters (a one-row page: the total is counted on the server). */
 export const countDevices = (f: DeviceFilters) =>
-  call<Page<DeviceRow>>(devicesRoutes.list, { ...f, pageNum: 1, pageSize: 1 }, picker).then((p) => p.total);
+  callUntyped<Page<DeviceRow>>(devicesRoutes.list, { ...f, pageNum: 1, pageSize: 1 }, picker).then((p) => p.total);
 
 /** Devices for pickers and read-only overviews (any signed-in user, limited to the data scope). */
 export const fetchDeviceOptions = (p: { platformId?: number | undefined; moduleId?: number | undefined }) =>
-  call<DeviceOption[]>(devicesRoutes.options, p, picker);
+  callUntyped<DeviceOption[]>(devicesRoutes.options, p, picker);
 
 /** GNSS base stations of a site (a rover's baseline is solved against one). */
 export const fetchGnssBases = (platformId: number) =>
-  call<Page<DeviceRow>>(
+  callUntyped<Page<DeviceRow>>(
     devicesRoutes.list,
     { platformId, moduleId: GNSS_MODULE_ID, pageNum: 1, pageSize: 1000, sortField: 'deviceName' },
     picker,
@@ -136,7 +136,7 @@ export const fetchGnssBases = (platformId: number) =>
 
 /** One device by its number (the list's keyword also matches names; the exact number is picked). */
 export const fetchDeviceByNumber = (number: string) =>
-  call<Page<DeviceRow>>(devicesRoutes.list, { keyword: number, pageNum: 1, pageSize: 100 }, picker).then(
+  callUntyped<Page<DeviceRow>>(devicesRoutes.list, { keyword: number, pageNum: 1, pageSize: 100 }, picker).then(
     (p) => p.list.find((d) => d.number === number) ?? null,
   );
 
@@ -218,12 +218,12 @@ function body(v: DeviceFormValues, keptParams: DeviceParams | undefined) {
 export function addDevice(v: DeviceFormValues) {
   const { isGnss, ...b } = body(v, undefined);
   if (isGnss)
-    return call<{ deviceId: number }>(
+    return callUntyped<{ deviceId: number }>(
       devicesRoutes.gnssAdd,
       { ...b, gnss: gnssParamsOf(v.gnss, v.stationType) },
       change,
     );
-  return call<{ deviceId: number }>(devicesRoutes.add, b, change);
+  return callUntyped<{ deviceId: number }>(devicesRoutes.add, b, change);
 }
 
 /** Edits a device; a GNSS device stays on the GNSS route, a device becoming GNSS carries its parameters. */
@@ -231,27 +231,27 @@ export function editDevice(before: DeviceRow, v: DeviceFormValues) {
   const { isGnss, ...b } = body(v, before.params);
   const deviceId = before.deviceId;
   if (isGnss && before.moduleId === GNSS_MODULE_ID)
-    return call<null>(devicesRoutes.gnssEdit, { deviceId, ...b, gnss: gnssParamsOf(v.gnss, v.stationType) }, change);
+    return callUntyped<null>(devicesRoutes.gnssEdit, { deviceId, ...b, gnss: gnssParamsOf(v.gnss, v.stationType) }, change);
   if (isGnss)
-    return call<null>(
+    return callUntyped<null>(
       devicesRoutes.edit,
       { deviceId, ...b, params: { ...(b.params ?? {}), gnss: gnssParamsOf(v.gnss, v.stationType) } },
       change,
     );
-  return call<null>(devicesRoutes.edit, { deviceId, ...b }, change);
+  return callUntyped<null>(devicesRoutes.edit, { deviceId, ...b }, change);
 }
 
-export const deleteDevice = (deviceId: number) => call<null>(devicesRoutes.delete, { deviceId }, change);
-export const unbindDevice = (deviceId: number) => call<null>(devicesRoutes.unbind, { deviceId }, change);
+export const deleteDevice = (deviceId: number) => callUntyped<null>(devicesRoutes.delete, { deviceId }, change);
+export const unbindDevice = (deviceId: number) => callUntyped<null>(devicesRoutes.unbind, { deviceId }, change);
 
 export const startDeviceImport = (p: {
   format: DeviceFileFormat;
   contentBase64: string;
   platformId?: number | undefined;
   terminalId?: number | undefined;
-}) => call<{ jobId: string; total: number }>(devicesRoutes.import, p, change);
+}) => callUntyped<{ jobId: string; total: number }>(devicesRoutes.import, p, change);
 export const fetchImportProgress = (jobId: string) =>
-  call<DeviceImportJob>(devicesRoutes.importProgress, { jobId }, picker);
+  callUntyped<DeviceImportJob>(devicesRoutes.importProgress, { jobId }, picker);
 
 /** The export address with the filters, the sort, the token (downloads carry it in the query) and the language. */
 export function exportUrl(format: DeviceFileFormat, p: DeviceListParams): string {

@@ -1,5 +1,5 @@
 import { EXTERNAL_FILE_SORT_FIELDS, externalFilesRoutes, type ExternalFileRow, type Page } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 import { blankToUndefined, change } from '../monitorTypes/shared/query.ts';
 import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
 
@@ -21,7 +21,7 @@ export const externalFileKeys = {
 };
 
 export const fetchExternalFiles = (p: ExternalFileListParams) =>
-  call<Page<ExternalFileRow>>(externalFilesRoutes.list, { ...p });
+  callUntyped<Page<ExternalFileRow>>(externalFilesRoutes.list, { ...p });
 
 function fields(v: ExternalFileFormValues, roleId: number | null | undefined) {
   return {
@@ -34,7 +34,7 @@ function fields(v: ExternalFileFormValues, roleId: number | null | undefined) {
 }
 
 export const addExternalFile = (v: ExternalFileFormValues) =>
-  call<{ id: number }>(externalFilesRoutes.add, fields(v, undefined), change);
+  callUntyped<{ id: number }>(externalFilesRoutes.add, fields(v, undefined), change);
 export const editExternalFile = (row: ExternalFileRow, v: ExternalFileFormValues) =>
-  call<null>(externalFilesRoutes.edit, { id: row.id, ...fields(v, row.roleId) }, change);
-export const deleteExternalFile = (id: number) => call<null>(externalFilesRoutes.delete, { id }, change);
+  callUntyped<null>(externalFilesRoutes.edit, { id: row.id, ...fields(v, row.roleId) }, change);
+export const deleteExternalFile = (id: number) => callUntyped<null>(externalFilesRoutes.delete, { id }, change);

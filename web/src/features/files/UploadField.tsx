@@ -12,7 +12,7 @@ import {
   type FileType,
   type UploadKind,
 } from '@geosentry/contract';
-import { call, isCancel } from '../../shared/api.ts';
+import { callUntyped, isCancel } from '../../shared/api.ts';
 import { checkUpload, fileHref, typeOfName, uploadFiles } from './uploadFiles.ts';
 
 /** What the field knows of a file beside its id (for names and icons). */
@@ -82,7 +82,7 @@ export function UploadField({ value, onChange, kind, max, platformId, known, dis
     queries: unknown.map((fileId) => ({
       queryKey: ['files', 'document', fileId],
       queryFn: () =>
-        call<FileDocument[]>(filesRoutes.getDocument, { file_id: fileId }, { silent: true, keepEarlier: true }),
+        callUntyped<FileDocument[]>(filesRoutes.getDocument, { file_id: fileId }, { silent: true, keepEarlier: true }),
       staleTime: 5 * 60_000,
       retry: false,
     })),

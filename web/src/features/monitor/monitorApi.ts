@@ -17,7 +17,7 @@ import {
   type SmoothResult,
   type StatisticsType,
 } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 import { currentLanguage } from '../../shared/i18n.ts';
 import { getToken } from '../../shared/storage.ts';
 import { change } from '../monitorTypes/shared/query.ts';
@@ -67,10 +67,10 @@ export const liveKeys = {
 
 /** Newest values of the devices of a site (optionally one monitor type). */
 export const fetchRealTime = (platformId: number, moduleId?: number) =>
-  call<RealTimeDevice[]>(moduleDataRoutes.getRealTimeData, { platformId, moduleId }, { keepEarlier: true });
+  callUntyped<RealTimeDevice[]>(moduleDataRoutes.getRealTimeData, { platformId, moduleId }, { keepEarlier: true });
 
 export const fetchDeviceStatus = (platformId: number) =>
-  call<DeviceStatusData>(moduleDataRoutes.getRealTimeDataAndDeviceStatus, { platformId }, { keepEarlier: true });
+  callUntyped<DeviceStatusData>(moduleDataRoutes.getRealTimeDataAndDeviceStatus, { platformId }, { keepEarlier: true });
 
 export interface HistoryParams {
   deviceId?: number | undefined;
@@ -83,7 +83,7 @@ export interface HistoryParams {
 
 /** A device's (or a comparison's) history; a newer request of the same screen cancels the older. */
 export const fetchHistory = (p: HistoryParams, keepEarlier = false) =>
-  call<HistoricalData>(
+  callUntyped<HistoricalData>(
     moduleDataRoutes.getHistoricalData,
     {
       deviceId: p.deviceId,
@@ -102,7 +102,7 @@ export const fetchMaxMinAvg = (
   range: TimeRange,
   period: Period = 'day',
 ) =>
-  call<MaxMinAvgData>(
+  callUntyped<MaxMinAvgData>(
     moduleDataRoutes.getMaxMinAvgData,
     { deviceId, quantity, ...rangeRequest(range, period) },
     { keepEarlier: true },
@@ -115,7 +115,7 @@ export const fetchSmoothPreview = (p: {
   method: SmoothMethod;
   window: number;
 }) =>
-  call<SmoothPreview>(moduleDataRoutes.getSmoothHandleData, {
+  callUntyped<SmoothPreview>(moduleDataRoutes.getSmoothHandleData, {
     deviceId: p.deviceId,
     quantity: p.quantity,
     method: p.method,
@@ -130,19 +130,19 @@ export const applySmooth = (p: {
   endTime: string;
   method: SmoothMethod;
   window: number;
-}) => call<SmoothResult>(moduleDataRoutes.smoothHandleData, p, change);
+}) => callUntyped<SmoothResult>(moduleDataRoutes.smoothHandleData, p, change);
 
 export const deleteData = (p: { deviceId: number; startTime?: string; endTime?: string; ts?: string[] }) =>
-  call<DeleteResult>(moduleDataRoutes.deleteData, { ...p, ts: p.ts?.join(',') }, change);
+  callUntyped<DeleteResult>(moduleDataRoutes.deleteData, { ...p, ts: p.ts?.join(',') }, change);
 
 export const editGnss = (p: { deviceId: number; ts: string; dN?: number; dE?: number; dH?: number }) =>
-  call<EditGnssResult>(moduleDataRoutes.editGNSSData, p, change);
+  callUntyped<EditGnssResult>(moduleDataRoutes.editGNSSData, p, change);
 
 export const predict = (type: PredictionType, data: number[], sampleNum: number, predictNum: number) =>
-  call<PredictionAnswer>(predictionRouteOf(type), { data: data.join(','), sampleNum, predictNum, type }, change);
+  callUntyped<PredictionAnswer>(predictionRouteOf(type), { data: data.join(','), sampleNum, predictNum, type }, change);
 
 export const inverseVelocity = (times: number[], values: number[], window: number) =>
-  call<InverseVelocityAnswer>(
+  callUntyped<InverseVelocityAnswer>(
     forecastRoutes.inverseVelocity,
     { times: times.join(','), values: values.join(','), window },
     change,

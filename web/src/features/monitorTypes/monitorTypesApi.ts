@@ -1,5 +1,5 @@
 import { monitorTypesRoutes, type PlatformModule } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 import { change } from './shared/query.ts';
 
 export const moduleKeys = {
@@ -8,8 +8,8 @@ export const moduleKeys = {
 };
 
 export const fetchSiteModules = (platformId: number) =>
-  call<PlatformModule[]>(monitorTypesRoutes.getModules, { platformId });
+  callUntyped<PlatformModule[]>(monitorTypesRoutes.getModules, { platformId });
 export const bindModules = (platformId: number, moduleIds: number[]) =>
-  call<null>(monitorTypesRoutes.bindModules, { platformId, moduleId: moduleIds.join(',') }, change);
+  callUntyped<null>(monitorTypesRoutes.bindModules, { platformId, moduleId: moduleIds.join(',') }, change);
 export const unbindModule = (platformId: number, moduleId: number) =>
-  call<null>(monitorTypesRoutes.unbindModule, { platformId, moduleId }, change);
+  callUntyped<null>(monitorTypesRoutes.unbindModule, { platformId, moduleId }, change);

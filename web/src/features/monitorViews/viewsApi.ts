@@ -6,7 +6,7 @@ import {
   type SiteOverview,
   type ViewSite,
 } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 import { getToken } from '../../shared/storage.ts';
 
 /** Reads that several views may ask at the same moment: none cancels another. */
@@ -20,13 +20,13 @@ export const viewKeys = {
     ['monitorViews', 'reservoir', platformId ?? null, segmentId ?? null] as const,
 };
 
-export const fetchViewSites = () => call<ViewSite[]>(monitorViewsRoutes.platforms, {}, read);
+export const fetchViewSites = () => callUntyped<ViewSite[]>(monitorViewsRoutes.platforms, {}, read);
 export const fetchOverview = (platformId: number) =>
-  call<SiteOverview>(monitorViewsRoutes.overview, { platformId }, read);
+  callUntyped<SiteOverview>(monitorViewsRoutes.overview, { platformId }, read);
 export const fetchSections = (platformId: number) =>
-  call<SectionRow[]>(sectionsRoutes.byPlatform, { platformId }, read);
+  callUntyped<SectionRow[]>(sectionsRoutes.byPlatform, { platformId }, read);
 export const fetchReservoirSection = (platformId: number, segmentId: number) =>
-  call<ReservoirSectionView>(monitorViewsRoutes.reservoirSection, { platformId, segmentId }, read);
+  callUntyped<ReservoirSectionView>(monitorViewsRoutes.reservoirSection, { platformId, segmentId }, read);
 
 export type PlacementChange =
   | { deviceId: number; sketchX: number; sketchY: number }
@@ -35,7 +35,7 @@ export type PlacementChange =
 
 /** Saves a placement; several devices may be moved one after another (none cancels another). */
 export const savePlacement = (p: PlacementChange) =>
-  call<null>(monitorViewsRoutes.updatePosition, { ...p }, { keepEarlier: true });
+  callUntyped<null>(monitorViewsRoutes.updatePosition, { ...p }, { keepEarlier: true });
 
 /** The address of a site picture for <img> (the token travels in the query, spec §7). */
 export function pictureUrl(fileId: string): string {

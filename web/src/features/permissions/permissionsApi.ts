@@ -1,5 +1,5 @@
 import { permissionsRoutes, type PermissionNode } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 
 export interface PermissionFormValues {
   name: string;
@@ -17,7 +17,7 @@ export const permissionKeys = {
 /** Changes are never cancelled by a later change to the same address. */
 const change = { keepEarlier: true } as const;
 
-export const fetchPermissionTree = () => call<PermissionNode[]>(permissionsRoutes.tree);
+export const fetchPermissionTree = () => callUntyped<PermissionNode[]>(permissionsRoutes.tree);
 
 function fields(v: PermissionFormValues) {
   return {
@@ -31,7 +31,7 @@ function fields(v: PermissionFormValues) {
 }
 
 export const addPermission = (v: PermissionFormValues) =>
-  call<{ id: number }>(permissionsRoutes.add, fields(v), change);
+  callUntyped<{ id: number }>(permissionsRoutes.add, fields(v), change);
 export const editPermission = (id: number, v: PermissionFormValues) =>
-  call<null>(permissionsRoutes.edit, { id, ...fields(v) }, change);
-export const deletePermission = (id: number) => call<null>(permissionsRoutes.delete, { id }, change);
+  callUntyped<null>(permissionsRoutes.edit, { id, ...fields(v) }, change);
+export const deletePermission = (id: number) => callUntyped<null>(permissionsRoutes.delete, { id }, change);

@@ -6,7 +6,7 @@ import {
   type PersonRow,
   type RoleRow,
 } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
 import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
 
@@ -35,9 +35,9 @@ export const personKeys = {
   roles: ['roles', 'all'] as const,
 };
 
-export const fetchPersons = (p: PersonListParams) => call<Page<PersonRow>>(personsRoutes.list, { ...p });
+export const fetchPersons = (p: PersonListParams) => callUntyped<Page<PersonRow>>(personsRoutes.list, { ...p });
 /** Every role (needs system:user), for the role picker. */
-export const fetchRoles = () => call<RoleRow[]>(rolesRoutes.all, {}, { ...picker, silent: true });
+export const fetchRoles = () => callUntyped<RoleRow[]>(rolesRoutes.all, {}, { ...picker, silent: true });
 
 function fields(v: PersonFormValues) {
   return {
@@ -53,7 +53,7 @@ function fields(v: PersonFormValues) {
   };
 }
 
-export const addPerson = (v: PersonFormValues) => call<{ id: number }>(personsRoutes.add, fields(v), change);
+export const addPerson = (v: PersonFormValues) => callUntyped<{ id: number }>(personsRoutes.add, fields(v), change);
 export const editPerson = (id: number, v: PersonFormValues) =>
-  call<null>(personsRoutes.edit, { id, ...fields(v) }, change);
-export const deletePerson = (id: number) => call<null>(personsRoutes.delete, { id }, change);
+  callUntyped<null>(personsRoutes.edit, { id, ...fields(v) }, change);
+export const deletePerson = (id: number) => callUntyped<null>(personsRoutes.delete, { id }, change);

@@ -21,7 +21,7 @@ export const regionKeys = {
 /** Changes are never cancelled by a later change to the same address. */
 const change = { keepEarlier: true } as const;
 
-export const fetchRegionTree = () => call<RegionNode[]>(regionsRoutes.tree, {}, { keepEarlier: true });
+export const fetchRegionTree = () => call(regionsRoutes.tree, {}, { keepEarlier: true });
 
 /** The administrative region tree (cached: it changes rarely). */
 export function useRegionTree(enabled = true) {
@@ -32,7 +32,7 @@ export function useRegionTree(enabled = true) {
 const blank = (v: string | undefined): string | undefined => (v && v.trim() ? v.trim() : undefined);
 
 export const addRegion = (v: RegionFormValues) =>
-  call<null>(
+  call(
     regionsRoutes.add,
     {
       code: v.code.trim(),
@@ -45,12 +45,12 @@ export const addRegion = (v: RegionFormValues) =>
     change,
   );
 export const editRegion = (v: RegionFormValues) =>
-  call<null>(
+  call(
     regionsRoutes.edit,
     { code: v.code, nameEn: v.nameEn.trim(), nameZh: blank(v.nameZh), nameKo: blank(v.nameKo), sort: v.sort },
     change,
   );
-export const deleteRegion = (code: string) => call<null>(regionsRoutes.delete, { code }, change);
+export const deleteRegion = (code: string) => call(regionsRoutes.delete, { code }, change);
 
 /** The node with this code, depth first. */
 export function findRegion(nodes: readonly RegionNode[], code: string): RegionNode | undefined {

@@ -1,5 +1,5 @@
 import { rolesRoutes, type Page, type RoleRow } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 
 export const ROLE_SORT_FIELDS = ['name', 'code', 'createdAt', 'userCount'] as const;
 export type RoleSortField = (typeof ROLE_SORT_FIELDS)[number];
@@ -30,9 +30,9 @@ export const roleKeys = {
 /** Changes are never cancelled by a later change to the same address. */
 const change = { keepEarlier: true } as const;
 
-export const fetchRoles = (p: RoleListParams) => call<Page<RoleRow>>(rolesRoutes.list, { ...p });
-export const fetchEveryRole = () => call<RoleRow[]>(rolesRoutes.all);
-export const fetchRolePermissions = (roleId: number) => call<number[]>(rolesRoutes.getPermissions, { roleId });
+export const fetchRoles = (p: RoleListParams) => callUntyped<Page<RoleRow>>(rolesRoutes.list, { ...p });
+export const fetchEveryRole = () => callUntyped<RoleRow[]>(rolesRoutes.all);
+export const fetchRolePermissions = (roleId: number) => callUntyped<number[]>(rolesRoutes.getPermissions, { roleId });
 
 function fields(v: RoleFormValues) {
   return {
@@ -44,8 +44,8 @@ function fields(v: RoleFormValues) {
   };
 }
 
-export const addRole = (v: RoleFormValues) => call<{ id: number }>(rolesRoutes.add, fields(v), change);
-export const editRole = (id: number, v: RoleFormValues) => call<null>(rolesRoutes.edit, { id, ...fields(v) }, change);
-export const deleteRole = (id: number) => call<null>(rolesRoutes.delete, { id }, change);
+export const addRole = (v: RoleFormValues) => callUntyped<{ id: number }>(rolesRoutes.add, fields(v), change);
+export const editRole = (id: number, v: RoleFormValues) => callUntyped<null>(rolesRoutes.edit, { id, ...fields(v) }, change);
+export const deleteRole = (id: number) => callUntyped<null>(rolesRoutes.delete, { id }, change);
 export const setRolePermissions = (roleId: number, permissionIds: number[]) =>
-  call<null>(rolesRoutes.setPermissions, { roleId, permissionIds }, change);
+  callUntyped<null>(rolesRoutes.setPermissions, { roleId, permissionIds }, change);

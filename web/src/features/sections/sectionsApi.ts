@@ -8,7 +8,7 @@ import {
   type UpstreamPoint,
   type WaterLevelSource,
 } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 
 export type SortOrder = 'ascend' | 'descend';
 export const SECTION_SORT_FIELDS = ['name', 'createdAt', 'platformName'] as const;
@@ -58,38 +58,38 @@ const fields = (v: SectionFormValues) => ({
   bottomElevation: v.bottomElevation ?? undefined,
 });
 
-export const fetchSections = (p: SectionListParams) => call<Page<SectionRow>>(sectionsRoutes.list, { ...p });
+export const fetchSections = (p: SectionListParams) => callUntyped<Page<SectionRow>>(sectionsRoutes.list, { ...p });
 export const fetchSectionsOfSite = (platformId: number) =>
-  call<SectionRow[]>(sectionsRoutes.byPlatform, { platformId }, { keepEarlier: true });
+  callUntyped<SectionRow[]>(sectionsRoutes.byPlatform, { platformId }, { keepEarlier: true });
 export const addSection = (platformId: number, v: SectionFormValues) =>
-  call<{ segmentId: number }>(sectionsRoutes.add, { platformId, ...fields(v) }, change);
+  callUntyped<{ segmentId: number }>(sectionsRoutes.add, { platformId, ...fields(v) }, change);
 export const editSection = (segmentId: number, v: SectionFormValues) =>
-  call<null>(sectionsRoutes.edit, { segmentId, ...fields(v) }, change);
-export const deleteSection = (segmentId: number) => call<null>(sectionsRoutes.delete, { segmentId }, change);
+  callUntyped<null>(sectionsRoutes.edit, { segmentId, ...fields(v) }, change);
+export const deleteSection = (segmentId: number) => callUntyped<null>(sectionsRoutes.delete, { segmentId }, change);
 
 /** Lists of objects travel as JSON text in one form field (the contract parses it). */
 export const setUpstreamCoords = (segmentId: number, coords: UpstreamPoint[]) =>
-  call<null>(sectionsRoutes.setUpstreamCoords, { segmentId, coords: JSON.stringify(coords) }, change);
+  callUntyped<null>(sectionsRoutes.setUpstreamCoords, { segmentId, coords: JSON.stringify(coords) }, change);
 export const setWaterLevel = (segmentId: number, source: WaterLevelSource, level: number | undefined) =>
-  call<null>(
+  callUntyped<null>(
     sectionsRoutes.setWaterLevel,
     { segmentId, source, level: source === 'manual' ? level : undefined },
     change,
   );
 
 export const fetchCapacity = (platformId: number, segmentId: number | undefined) =>
-  call<CapacityRow[]>(sectionsRoutes.capacityList, { platformId, segmentId }, { keepEarlier: true });
+  callUntyped<CapacityRow[]>(sectionsRoutes.capacityList, { platformId, segmentId }, { keepEarlier: true });
 export const saveCapacity = (platformId: number, segmentId: number | undefined, rows: CapacityRow[]) =>
-  call<null>(sectionsRoutes.setCapacityList, { platformId, segmentId, rows: JSON.stringify(rows) }, change);
+  callUntyped<null>(sectionsRoutes.setCapacityList, { platformId, segmentId, rows: JSON.stringify(rows) }, change);
 
 export const fetchHeartWall = (segmentId: number) =>
-  call<HeartWallBinding[]>(sectionsRoutes.heartWallDevices, { segmentId }, { keepEarlier: true });
+  callUntyped<HeartWallBinding[]>(sectionsRoutes.heartWallDevices, { segmentId }, { keepEarlier: true });
 export const bindHeartWall = (segmentId: number, deviceIds: number[]) =>
-  call<null>(sectionsRoutes.bindHeartWallMany, { segmentId, deviceIds }, change);
-export const unbindHeartWall = (id: number) => call<null>(sectionsRoutes.deleteHeartWall, { id }, change);
+  callUntyped<null>(sectionsRoutes.bindHeartWallMany, { segmentId, deviceIds }, change);
+export const unbindHeartWall = (id: number) => callUntyped<null>(sectionsRoutes.deleteHeartWall, { id }, change);
 
 export const fetchRiverWater = (p: RiverWaterListParams) =>
-  call<Page<RiverWaterElevationRow>>(sectionsRoutes.riverWaterList, { ...p });
+  callUntyped<Page<RiverWaterElevationRow>>(sectionsRoutes.riverWaterList, { ...p });
 export const addRiverWater = (segmentId: number, time: string, elevation: number) =>
-  call<{ id: number }>(sectionsRoutes.riverWaterAdd, { segmentId, time, elevation }, change);
-export const deleteRiverWater = (id: number) => call<null>(sectionsRoutes.riverWaterDelete, { id }, change);
+  callUntyped<{ id: number }>(sectionsRoutes.riverWaterAdd, { segmentId, time, elevation }, change);
+export const deleteRiverWater = (id: number) => callUntyped<null>(sectionsRoutes.riverWaterDelete, { id }, change);

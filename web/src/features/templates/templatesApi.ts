@@ -10,7 +10,7 @@ import {
   type TemplateOwnerRow,
   type TemplateRow,
 } from '@geosentry/contract';
-import { call, isCancel, request } from '../../shared/api.ts';
+import { callUntyped, isCancel, request } from '../../shared/api.ts';
 import { hasPermission } from '../../shared/session.ts';
 
 export const templateKeys = {
@@ -41,10 +41,10 @@ export interface TemplateDraft {
 
 const change = { keepEarlier: true } as const;
 
-export const fetchTemplates = () => call<TemplateRow[]>(templatesRoutes.getMenuList);
-export const fetchOwners = (menuId: number) => call<TemplateOwnerRow[]>(templatesRoutes.getOwnerByMenuId, { menuId });
+export const fetchTemplates = () => callUntyped<TemplateRow[]>(templatesRoutes.getMenuList);
+export const fetchOwners = (menuId: number) => callUntyped<TemplateOwnerRow[]>(templatesRoutes.getOwnerByMenuId, { menuId });
 export const fetchOwnerData = (owner: string) =>
-  call<TemplateOwnerData[]>(templatesRoutes.getDataByOwner, { owner }, { keepEarlier: true });
+  callUntyped<TemplateOwnerData[]>(templatesRoutes.getDataByOwner, { owner }, { keepEarlier: true });
 
 const fieldsJson = (fields: FieldDraft[] | undefined) =>
   JSON.stringify((fields ?? []).map((f, i) => ({ name: f.name.trim(), kind: f.kind, sort: f.sort ?? (i + 1) * 10 })));
@@ -56,20 +56,20 @@ const body = (d: TemplateDraft) => ({
   fields: fieldsJson(d.fields),
 });
 
-export const addTemplate = (d: TemplateDraft) => call<{ menuId: number }>(templatesRoutes.addMenu, body(d), change);
+export const addTemplate = (d: TemplateDraft) => callUntyped<{ menuId: number }>(templatesRoutes.addMenu, body(d), change);
 export const editTemplate = (menuId: number, d: TemplateDraft) =>
-  call<null>(templatesRoutes.updateMenu, { menuId, ...body(d) }, change);
-export const deleteTemplate = (menuId: number) => call<null>(templatesRoutes.deleteMenu, { menuId }, change);
+  callUntyped<null>(templatesRoutes.updateMenu, { menuId, ...body(d) }, change);
+export const deleteTemplate = (menuId: number) => callUntyped<null>(templatesRoutes.deleteMenu, { menuId }, change);
 export const bindTemplate = (menuId: number, owner: string) =>
-  call<null>(templatesRoutes.bind, { menuId, owner }, change);
+  callUntyped<null>(templatesRoutes.bind, { menuId, owner }, change);
 export const unbindTemplate = (menuId: number, owner: string) =>
-  call<null>(templatesRoutes.unbind, { menuId, owner }, change);
+  callUntyped<null>(templatesRoutes.unbind, { menuId, owner }, change);
 export const saveValues = (menuId: number, owner: string, data: Record<string, unknown>) =>
-  call<null>(templatesRoutes.updateObject, { menuId, owner, data: JSON.stringify(data) }, change);
+  callUntyped<null>(templatesRoutes.updateObject, { menuId, owner, data: JSON.stringify(data) }, change);
 export const renameField = (menuId: number, oldField: string, newField: string) =>
-  call<null>(templatesRoutes.renameField, { menuId, oldField, newField }, change);
+  callUntyped<null>(templatesRoutes.renameField, { menuId, oldField, newField }, change);
 export const deleteField = (menuId: number, key: string) =>
-  call<null>(templatesRoutes.deleteField, { menuId, key }, change);
+  callUntyped<null>(templatesRoutes.deleteField, { menuId, key }, change);
 
 /** The site kinds whose lists the signed-in user may read (information:platform:<kind>; super admin: all). */
 export const readableKinds = (): PlatformType[] =>

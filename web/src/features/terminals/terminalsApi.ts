@@ -6,7 +6,7 @@ import {
   type TerminalRow,
   type TerminalStatus,
 } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
 import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
 
@@ -37,10 +37,10 @@ export const terminalKeys = {
   ofSite: (platformId: number | undefined) => ['terminals', 'all', platformId ?? null] as const,
 };
 
-export const fetchTerminals = (p: TerminalListParams) => call<Page<TerminalRow>>(terminalsRoutes.list, { ...p });
+export const fetchTerminals = (p: TerminalListParams) => callUntyped<Page<TerminalRow>>(terminalsRoutes.list, { ...p });
 /** Every terminal of the caller's scope, or of one site (pickers). */
 export const fetchAllTerminals = (platformId?: number) =>
-  call<TerminalRow[]>(terminalsRoutes.all, { platformId }, picker);
+  callUntyped<TerminalRow[]>(terminalsRoutes.all, { platformId }, picker);
 
 function fields(v: TerminalFormValues) {
   return {
@@ -57,9 +57,9 @@ function fields(v: TerminalFormValues) {
   };
 }
 
-export const addTerminal = (v: TerminalFormValues) => call<TerminalKeyAnswer>(terminalsRoutes.add, fields(v), change);
+export const addTerminal = (v: TerminalFormValues) => callUntyped<TerminalKeyAnswer>(terminalsRoutes.add, fields(v), change);
 export const editTerminal = (terminalId: number, v: TerminalFormValues) =>
-  call<null>(terminalsRoutes.edit, { terminalId, ...fields(v) }, change);
-export const deleteTerminal = (terminalId: number) => call<null>(terminalsRoutes.delete, { terminalId }, change);
+  callUntyped<null>(terminalsRoutes.edit, { terminalId, ...fields(v) }, change);
+export const deleteTerminal = (terminalId: number) => callUntyped<null>(terminalsRoutes.delete, { terminalId }, change);
 export const rotateTerminalKey = (terminalId: number) =>
-  call<TerminalKeyAnswer>(terminalsRoutes.rotateKey, { terminalId }, change);
+  callUntyped<TerminalKeyAnswer>(terminalsRoutes.rotateKey, { terminalId }, change);

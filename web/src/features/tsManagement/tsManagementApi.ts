@@ -10,7 +10,7 @@ import {
   type TsSite,
   type TsState,
 } from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
+import { callUntyped } from '../../shared/api.ts';
 import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
 import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
 
@@ -61,11 +61,11 @@ export const tsKeys = {
   persons: (platformId: number | undefined) => ['ts-management', 'persons', platformId ?? 'all'] as const,
 };
 
-export const fetchTsRecords = (p: TsListParams) => call<Page<TsRecord>>(tsManagementRoutes.list, { ...p });
-export const fetchTsSites = () => call<TsSite[]>(tsManagementRoutes.sites, {}, picker);
+export const fetchTsRecords = (p: TsListParams) => callUntyped<Page<TsRecord>>(tsManagementRoutes.list, { ...p });
+export const fetchTsSites = () => callUntyped<TsSite[]>(tsManagementRoutes.sites, {}, picker);
 /** The responsible persons who may be chosen for a site's records (all visible ones without a site). */
 export const fetchTsPersons = (platformId?: number) =>
-  call<TsPerson[]>(tsManagementRoutes.persons, platformId === undefined ? {} : { platformId }, picker);
+  callUntyped<TsPerson[]>(tsManagementRoutes.persons, platformId === undefined ? {} : { platformId }, picker);
 
 function fields(v: TsFormValues) {
   return {
@@ -94,12 +94,12 @@ function fields(v: TsFormValues) {
   };
 }
 
-export const addTsRecord = (v: TsFormValues) => call<{ id: number }>(tsManagementRoutes.add, fields(v), change);
+export const addTsRecord = (v: TsFormValues) => callUntyped<{ id: number }>(tsManagementRoutes.add, fields(v), change);
 export const editTsRecord = (id: number, v: TsFormValues) =>
-  call<null>(tsManagementRoutes.edit, { id, ...fields(v) }, change);
-export const deleteTsRecord = (id: number) => call<null>(tsManagementRoutes.delete, { id }, change);
+  callUntyped<null>(tsManagementRoutes.edit, { id, ...fields(v) }, change);
+export const deleteTsRecord = (id: number) => callUntyped<null>(tsManagementRoutes.delete, { id }, change);
 export const setTsRectified = (id: number, v: TsRectifyValues) =>
-  call<null>(
+  callUntyped<null>(
     tsManagementRoutes.setRectified,
     {
       id,

@@ -1,5 +1,5 @@
 import { platformsRoutes, rolesRoutes, usersRoutes, type Page, type RoleRow, type UserRow } from '@geosentry/contract';
-import { call, isCancel } from '../../shared/api.ts';
+import { callUntyped, isCancel } from '../../shared/api.ts';
 
 export type SortOrder = 'ascend' | 'descend';
 export const USER_SORT_FIELDS = ['account', 'name', 'createdAt', 'lastLoginAt', 'roleName', 'enabled'] as const;
@@ -43,9 +43,9 @@ export const userKeys = {
 /** Do not retry a request that a newer one to the same address cancelled (spec §7). */
 export const retryUnlessCancelled = (count: number, error: unknown): boolean => !isCancel(error) && count < 1;
 
-export const fetchUsers = (p: UserListParams) => call<Page<UserRow>>(usersRoutes.list, { ...p });
-export const fetchAllRoles = () => call<RoleRow[]>(rolesRoutes.all);
-export const fetchSiteOptions = () => call<SiteOption[]>(platformsRoutes.options);
+export const fetchUsers = (p: UserListParams) => callUntyped<Page<UserRow>>(usersRoutes.list, { ...p });
+export const fetchAllRoles = () => callUntyped<RoleRow[]>(rolesRoutes.all);
+export const fetchSiteOptions = () => callUntyped<SiteOption[]>(platformsRoutes.options);
 
 const blankToUndefined = (v: string | undefined): string | undefined => (v && v.trim() ? v.trim() : undefined);
 
@@ -65,15 +65,15 @@ function fields(v: UserFormValues) {
 const change = { keepEarlier: true } as const;
 
 export const addUser = (v: UserFormValues) =>
-  call<{ id: number }>(
+  callUntyped<{ id: number }>(
     usersRoutes.add,
     { account: (v.account ?? '').trim(), password: v.password ?? '', ...fields(v) },
     change,
   );
-export const editUser = (id: number, v: UserFormValues) => call<null>(usersRoutes.edit, { id, ...fields(v) }, change);
-export const deleteUser = (id: number) => call<null>(usersRoutes.delete, { id }, change);
-export const enableUser = (id: number, enabled: boolean) => call<null>(usersRoutes.enable, { id, enabled }, change);
+export const editUser = (id: number, v: UserFormValues) => callUntyped<null>(usersRoutes.edit, { id, ...fields(v) }, change);
+export const deleteUser = (id: number) => callUntyped<null>(usersRoutes.delete, { id }, change);
+export const enableUser = (id: number, enabled: boolean) => callUntyped<null>(usersRoutes.enable, { id, enabled }, change);
 export const resetUserPassword = (id: number, password: string) =>
-  call<null>(usersRoutes.resetPassword, { id, password }, change);
+  callUntyped<null>(usersRoutes.resetPassword, { id, password }, change);
 /** Clears the account's failed sign-ins and lockout. */
-export const unlockUser = (id: number) => call<null>(usersRoutes.unlock, { id }, change);
+export const unlockUser = (id: number) => callUntyped<null>(usersRoutes.unlock, { id }, change);

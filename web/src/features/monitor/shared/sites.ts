@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { devicesRoutes, monitorViewsRoutes, type DeviceOption, type ViewSite } from '@geosentry/contract';
-import { call } from '../../../shared/api.ts';
+import { callUntyped } from '../../../shared/api.ts';
 import { retryUnlessCancelled } from '../../monitorTypes/shared/query.ts';
 
 const quiet = { keepEarlier: true, silent: true } as const;
@@ -20,7 +20,7 @@ export interface MonitorSite {
 
 /** Devices of the caller's data scope for pickers (any signed-in user), optionally of one site. */
 export const fetchMonitorDevices = (platformId?: number) =>
-  call<DeviceOption[]>(devicesRoutes.options, platformId ? { platformId } : {}, quiet);
+  callUntyped<DeviceOption[]>(devicesRoutes.options, platformId ? { platformId } : {}, quiet);
 
 /**
  * The sites a monitoring user may pick: the monitor screens' site list (monitor permission, data scope), joined
@@ -28,7 +28,7 @@ export const fetchMonitorDevices = (platformId?: number) =>
  */
 async function fetchMonitorSites(): Promise<MonitorSite[]> {
   const [views, devices] = await Promise.allSettled([
-    call<ViewSite[]>(monitorViewsRoutes.platforms, {}, quiet),
+    callUntyped<ViewSite[]>(monitorViewsRoutes.platforms, {}, quiet),
     fetchMonitorDevices(),
   ]);
   const found = new Map<number, MonitorSite>();

@@ -13,7 +13,7 @@ import {
   type TerminalRow,
   type ViewSite,
 } from '@geosentry/contract';
-import { call, request } from '../../../shared/api.ts';
+import { callUntyped, request } from '../../../shared/api.ts';
 import { hasPermission, useSession } from '../../../shared/session.ts';
 import { picker, retryUnlessCancelled } from './query.ts';
 
@@ -43,7 +43,7 @@ async function fetchSites(codes: { scope: boolean; kinds: PlatformType[]; option
   };
   const quiet = { ...picker, silent: true };
   if (codes.scope) {
-    const sites = await call<ViewSite[]>(monitorViewsRoutes.platforms, {}, quiet);
+    const sites = await callUntyped<ViewSite[]>(monitorViewsRoutes.platforms, {}, quiet);
     return sites
       .map((s): SiteOption => ({ platformId: s.platformId, type: s.type, name: s.name }))
       .sort((a, b) => a.name.localeCompare(b.name));
@@ -62,11 +62,11 @@ async function fetchSites(codes: { scope: boolean; kinds: PlatformType[]; option
     if (r.status === 'fulfilled')
       for (const p of r.value.list) add({ platformId: p.platformId, type: p.type, name: p.name });
   if (found.size === 0 && codes.options) {
-    const all = await call<SiteOption[]>(platformsRoutes.options, {}, quiet).catch(() => []);
+    const all = await callUntyped<SiteOption[]>(platformsRoutes.options, {}, quiet).catch(() => []);
     all.forEach(add);
   }
   if (codes.terminals) {
-    const terminals = await call<TerminalRow[]>(terminalsRoutes.all, {}, quiet).catch(() => []);
+    const terminals = await callUntyped<TerminalRow[]>(terminalsRoutes.all, {}, quiet).catch(() => []);
     for (const t of terminals) add({ platformId: t.platformId, type: '', name: t.platformName });
   }
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
