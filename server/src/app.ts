@@ -45,7 +45,10 @@ import { IngestService } from './modules/ingest/ingest.service.ts';
 import { registerIngest } from './modules/ingest/ingest.routes.ts';
 import { registerForecast } from './modules/forecast/forecast.routes.ts';
 import { registerAlerts } from './modules/alerts/alerts.routes.ts';
+import { AlertEngine } from './modules/alerts/alerts.engine.ts';
+import { AlertEvents } from './modules/alerts/alerts.events.ts';
 import { registerAlertNotifications } from './modules/alertNotifications/alertNotifications.routes.ts';
+import { AlertNotifier } from './modules/alertNotifications/alertNotifications.outbox.ts';
 import { startDemoSimulator } from './modules/simulator/simulator.demo.ts';
 import type { Simulator } from './modules/simulator/simulator.ts';
 import { registerModuleData } from './modules/moduleData/moduleData.routes.ts';
@@ -64,6 +67,12 @@ export interface BuiltApp {
   generatedAdminPassword: string | null;
   /** Device ingest (its writer, counters and listeners). */
   ingest: IngestService;
+  /** Alert evaluation of committed readings (tests wait on `alertEngine.idle()`; the bench reads its counters). */
+  alertEngine: AlertEngine;
+  /** The alert event bus: the engine emits on it, the notifier listens. */
+  alertEvents: AlertEvents;
+  /** The notification outbox and its sender. */
+  notifier: AlertNotifier;
   /** The MQTT side: the embedded broker's port, or null with an external broker or none. */
   mqtt: MqttIngest | null;
   close(): Promise<void>;
@@ -247,6 +256,31 @@ export async function buildApp(
     return reply.type('text/html').sendFile('index.html');
   });
 
+  // The path of a reading, once its transaction commits (services built here, in that order, and handed to the
+  // modules that need them):
+  //   ingest (MQTT / HTTP -> IngestService -> ReadingWriter commits)
+  //     -> browser sockets of the site (IngestService.afterCommit)
+  //     -> AlertEngine.onReadings: evaluates the device's rules and stores alerts; evaluation far behind holds
+  //        ingest back (addBacklog: slower MQTT acks, HTTP 503)
+  //        -> AlertEvents.emitTx inside the alert's transaction -> AlertNotifier writes its outbox rows
+  //        -> AlertEvents.emit after commit -> AlertNotifier sends (mail, SMS, voice, webhook)
+  // Device state changes of ingest (offline sweep, back online) raise offline alerts the same way; readings an
+  // operator edits are forgotten by the engine's windows; the device registry tells ingest's cache what changed.
+  const ingest = new IngestService(ctx);
+  const alertEvents = new AlertEvents();
+  const alertEngine = new AlertEngine(ctx, alertEvents);
+  ingest.onReadings((r) => alertEngine.onReadings(r));
+  ingest.onDeviceState((c) => alertEngine.onDeviceState(c));
+  ingest.onReadingsEdited((ids) => alertEngine.forgetReadings(ids));
+  ingest.addBacklog(alertEngine);
+  const notifier = new AlertNotifier(ctx);
+  alertEvents.onEventsTx((tx, e) => notifier.onEventsInTx(tx, e));
+  alertEvents.onEvent((e) => notifier.onEventAfterCommit(e));
+  // Readings committed just before the last stop may not have been evaluated: evaluate them again (idempotent).
+  setImmediate(
+    () => void alertEngine.catchUp().catch((e: unknown) => ctx.log.warn({ err: e }, 'alert catch-up failed')),
+  );
+
   registerSession(app, ctx);
   registerUsers(app, ctx);
   registerRoles(app, ctx);
@@ -257,7 +291,7 @@ export async function buildApp(
   registerEnterprises(app, ctx);
   registerSections(app, ctx);
   registerTerminals(app, ctx);
-  registerDevices(app, ctx);
+  registerDevices(app, ctx, (numbers) => ingest.forgetDevices(numbers));
   registerMonitorTypes(app, ctx);
   registerPersons(app, ctx);
   registerExternalFiles(app, ctx);
@@ -266,11 +300,10 @@ export async function buildApp(
   registerComments(app, ctx);
   registerTsManagement(app, ctx);
   registerMonitorViews(app, ctx);
-  const ingest = new IngestService(ctx);
   registerIngest(app, ctx, ingest);
-  registerAlerts(app, ctx, ingest);
+  registerAlerts(app, ctx, alertEngine);
   registerForecast(app, ctx);
-  registerAlertNotifications(app, ctx);
+  registerAlertNotifications(app, ctx, notifier);
   registerModuleData(app, ctx, ingest);
 
   // Browser socket: authenticated by the session token (query ?token=, as browsers cannot set headers).
@@ -357,6 +390,9 @@ export async function buildApp(
     routes,
     generatedAdminPassword: seeded.generatedPassword,
     ingest,
+    alertEngine,
+    alertEvents,
+    notifier,
     mqtt: mqttIngest,
     async close() {
       clearInterval(purge);

@@ -2,7 +2,6 @@ import { afterAll, expect, it } from 'vitest';
 import { freshDb, tempDir } from '../../../test/harness.ts';
 import { openDb } from '../../platform/db/db.ts';
 import type { Config } from '../../config.ts';
-import { alertNotifier } from './alertNotifications.routes.ts';
 import { raiseAlert, serverOn, siteWithGauge, startGateway, until } from './testkit.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -37,14 +36,14 @@ it('two server nodes on one PostgreSQL database send each notification once (FOR
     body: { name: 'Thirty', contactIds: ids },
   });
   // Both nodes hear about the alert (node two through its after-commit path, as if it had evaluated it).
-  const ev = await raiseAlert(one.built.ctx, first.db, site, {
+  const ev = await raiseAlert(one.built, first.db, site, {
     level: 2,
     groupId: g.data.id,
     channels: ['sms', 'localSms'],
   });
-  await alertNotifier(two.built.ctx)!.onEventAfterCommit(ev);
-  alertNotifier(one.built.ctx)!.kick();
-  alertNotifier(two.built.ctx)!.kick();
+  await two.built.notifier.onEventAfterCommit(ev);
+  one.built.notifier.kick();
+  two.built.notifier.kick();
 
   await until(() => gw.requests.length >= 60, 20_000, '60 messages');
   await new Promise((r) => setTimeout(r, 1000));

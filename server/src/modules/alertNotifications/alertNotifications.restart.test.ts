@@ -1,7 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { freshDb } from '../../../test/harness.ts';
 import type { Config } from '../../config.ts';
-import { alertNotifier } from './alertNotifications.routes.ts';
 import { raiseAlert, serverOn, siteWithGauge, startGateway, until } from './testkit.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -33,7 +32,7 @@ it('sends a notification pending at shutdown exactly once after a restart on the
     token: one.token,
     body: { name: 'Restart group', contactIds: [c.data.id] },
   });
-  const ev = await raiseAlert(one.built.ctx, db.db, site, { level: 3, groupId: g.data.id, channels: ['sms'] });
+  const ev = await raiseAlert(one.built, db.db, site, { level: 3, groupId: g.data.id, channels: ['sms'] });
   await until(() => gw.requests.length >= 1, 10_000, 'first attempt');
   await one.built.close();
   const left = await db.db.k.selectFrom('notification_outbox').selectAll().where('alert_id', '=', ev.alertId).execute();
@@ -45,7 +44,7 @@ it('sends a notification pending at shutdown exactly once after a restart on the
   gw.fallback.status = 200;
   const two = await serverOn(db, settings, false);
   await until(() => gw.requests.some((r) => r.answered === 200), 10_000, 'sent after restart');
-  await alertNotifier(two.built.ctx)!.idle();
+  await two.built.notifier.idle();
   // Give the sender a few more rounds: nothing else goes out.
   await new Promise((r) => setTimeout(r, 1500));
   const ok = gw.requests.filter((r) => r.answered === 200);

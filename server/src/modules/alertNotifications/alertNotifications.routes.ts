@@ -2,31 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { alertNotificationsRoutes as R } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { alertEvents, type AlertEvents } from '../alerts/alerts.events.ts';
 import { AlertNotificationsService } from './alertNotifications.service.ts';
-import { AlertNotifier, type NotifierOptions } from './alertNotifications.outbox.ts';
-
-const notifiers = new WeakMap<AppContext, AlertNotifier>();
-
-/** The notifier of an app (tests, health). */
-export function alertNotifier(ctx: AppContext): AlertNotifier | undefined {
-  return notifiers.get(ctx);
-}
+import type { AlertNotifier } from './alertNotifications.outbox.ts';
 
 /**
- * Registers the notification routes, subscribes the outbox to the alert events (inside the alert's transaction,
- * and after commit) and runs the sender from `onReady` to `onClose`.
+ * Registers the notification routes and runs the app's notifier (subscribed to the alert events by buildApp)
+ * from `onReady` to `onClose`.
  */
-export function registerAlertNotifications(
-  app: FastifyInstance,
-  ctx: AppContext,
-  events: Pick<AlertEvents, 'onEventsTx' | 'onEvent'> = alertEvents(ctx),
-  opts: NotifierOptions = {},
-): AlertNotifier {
-  const notifier = new AlertNotifier(ctx, opts);
-  notifiers.set(ctx, notifier);
-  events.onEventsTx((tx, e) => notifier.onEventsInTx(tx, e));
-  events.onEvent((e) => notifier.onEventAfterCommit(e));
+export function registerAlertNotifications(app: FastifyInstance, ctx: AppContext, notifier: AlertNotifier): void {
   app.addHook('onReady', async () => notifier.start());
   app.addHook('onClose', async () => notifier.close());
 
@@ -92,5 +75,4 @@ export function registerAlertNotifications(
     await svc.retry(caller(c), c.body.id);
     return { key: 'notifyRetryQueued' };
   });
-  return notifier;
 }

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertContactRow, AlertDeliveryRow, AlertGroupRow, AlertLevelRow } from '@geosentry/contract';
 import { testApp, type TestApp } from '../../../test/harness.ts';
 import { roleWith, userToken } from '../devices/testkit.ts';
-import { alertNotifier } from './alertNotifications.routes.ts';
 import type { AlertNotifier } from './alertNotifications.outbox.ts';
 import { notifyContext } from './alertNotifications.repository.ts';
 import { raiseAlert, siteWithGauge, startGateway, startSmtp, until, updateAlert, type Site } from './testkit.ts';
@@ -50,7 +49,7 @@ beforeAll(async () => {
     notifyTimeZone: 'Asia/Shanghai',
   });
   admin = await t.token();
-  notifier = alertNotifier(t.ctx)!;
+  notifier = t.built.notifier;
   siteA = await siteWithGauge(t, admin, 'North slope', 'A1');
   siteB = await siteWithGauge(t, admin, 'Dam east', 'B1');
 });
@@ -289,7 +288,7 @@ describe('delivery', () => {
       token: admin,
       body: { level: 3, templateId: tpl.data.id, suggestion: { en: 'Close the road', zh: '封闭道路' } },
     });
-    const ev = await raiseAlert(t.ctx, t.db, siteA, {
+    const ev = await raiseAlert(t.built, t.db, siteA, {
       level: 3,
       groupId: g,
       channels: ['mail'],
@@ -324,7 +323,7 @@ describe('delivery', () => {
     const c = await contact({ name: 'Duty phone', phone: '13900000009', language: 'ko' });
     const g = await group({ name: 'Phone group', contactIds: [c] });
     sms.script.push(500, 500);
-    const ev = await raiseAlert(t.ctx, t.db, siteB, { level: 2, groupId: g, channels: ['sms', 'voice'] });
+    const ev = await raiseAlert(t.built, t.db, siteB, { level: 2, groupId: g, channels: ['sms', 'voice'] });
     await until(() => sms.requests.some((r) => r.answered === 200) && voice.requests.length >= 1, 10_000, 'sms+voice');
     const smsReq = sms.requests.filter((r) => r.body.to === '13900000009');
     expect(smsReq.map((r) => r.answered)).toEqual([500, 500, 200]);
@@ -349,7 +348,7 @@ describe('delivery', () => {
     const c = await contact({ name: 'Unlucky', phone: '13900000010' });
     const g = await group({ name: 'Failing group', contactIds: [c] });
     sms.fallback.status = 503;
-    const ev = await raiseAlert(t.ctx, t.db, siteB, { level: 1, groupId: g, channels: ['networkSms'] });
+    const ev = await raiseAlert(t.built, t.db, siteB, { level: 1, groupId: g, channels: ['networkSms'] });
     await until(async () => (await deliveries(ev.alertId)).data[0]?.state === 'failed', 10_000, 'failed');
     const row = (await deliveries(ev.alertId)).data[0]!;
     expect(row).toMatchObject({ state: 'failed', attempts: 3, lastError: 'SMS gateway answered HTTP 503' });
@@ -370,7 +369,7 @@ describe('delivery', () => {
     const c = await contact({ name: 'Interval', email: 'interval@example.com' });
     const g = await group({ name: 'Interval group', contactIds: [c] });
     const mailsTo = () => smtp.mails.filter((m) => m.to[0] === 'interval@example.com');
-    const ev = await raiseAlert(t.ctx, t.db, siteA, {
+    const ev = await raiseAlert(t.built, t.db, siteA, {
       level: 1,
       groupId: g,
       channels: ['mail'],
@@ -380,7 +379,7 @@ describe('delivery', () => {
     const t0 = Date.now();
 
     // More hits at the same level: nothing before 10 minutes, one reminder after, then nothing again at once.
-    await updateAlert(t.ctx, t.db, ev, { hits: 3 });
+    await updateAlert(t.built, t.db, ev, { hits: 3 });
     expect(await notifier.sweepReminders(new Date(t0 + 5 * 60_000))).toBe(0);
     expect(await notifier.sweepReminders(new Date(t0 + 11 * 60_000))).toBe(1);
     expect(await notifier.sweepReminders(new Date(t0 + 12 * 60_000))).toBe(0);
@@ -389,13 +388,13 @@ describe('delivery', () => {
     expect(await notifier.sweepReminders(new Date(t0 + 30 * 60_000))).toBe(0);
 
     // Escalation: at once, whatever the interval.
-    const up = await updateAlert(t.ctx, t.db, ev, { level: 4, value: 99 });
+    const up = await updateAlert(t.built, t.db, ev, { level: 4, value: 99 });
     expect(up?.kind).toBe('escalated');
     await until(() => mailsTo().length === 3, 10_000, 'escalation mail');
     expect(mailsTo()[2]!.subject).toContain('Red alert (level 4)');
 
     // A handled alert gets no reminders.
-    await updateAlert(t.ctx, t.db, up!, { hits: 2 });
+    await updateAlert(t.built, t.db, up!, { hits: 2 });
     await t.db.k.updateTable('alerts').set({ status: 'preProcess' }).where('id', '=', ev.alertId).execute();
     expect(await notifier.sweepReminders(new Date(t0 + 60 * 60_000))).toBe(0);
     const seqs = (await deliveries(ev.alertId)).data.map((d) => d.eventSeq);
@@ -451,7 +450,6 @@ describe('delivery', () => {
   it('writes the outbox in the alert transaction: a rolled-back alert leaves no notification', async () => {
     const c = await contact({ name: 'Rollback', email: 'rollback@example.com' });
     const g = await group({ name: 'Rollback group', contactIds: [c] });
-    const { alertEvents } = await import('../alerts/alerts.events.ts');
     let alertId = 0;
     await expect(
       t.db.k.transaction().execute(async (tx) => {
@@ -475,7 +473,7 @@ describe('delivery', () => {
           .returning('id')
           .executeTakeFirstOrThrow();
         alertId = row.id;
-        await alertEvents(t.ctx).emitTx(tx, {
+        await t.built.alertEvents.emitTx(tx, {
           alertId,
           kind: 'raised',
           level: 2,
@@ -509,7 +507,7 @@ describe('delivery', () => {
   it("answers deliveries only within the alert's site scope; a foreign alert answers like a missing one", async () => {
     const c = await contact({ name: 'Scope', email: 'scope@example.com' });
     const g = await group({ name: 'Scope group', contactIds: [c] });
-    const ev = await raiseAlert(t.ctx, t.db, siteA, { level: 1, groupId: g, channels: ['mail'] });
+    const ev = await raiseAlert(t.built, t.db, siteA, { level: 1, groupId: g, channels: ['mail'] });
     await until(async () => (await deliveries(ev.alertId)).data.length === 1, 5000, 'row');
     const role = await roleWith(t, admin, 'alert_viewer', ['alert-predict:alert', 'alert-predict:alert-contract']);
     const inA = await userToken(t, admin, { account: 'viewer-a', roleCode: role, platformIds: [siteA.platformId] });

@@ -46,7 +46,7 @@ describe('notification {time} in the recipient’s time zone', () => {
       body: { name: 'Zone group', contactIds: [user, other], platformIds: [site.platformId] },
     });
     expect(g.status).toBe(0);
-    await raiseAlert(t.ctx, t.db, site, {
+    await raiseAlert(t.built, t.db, site, {
       level: 2,
       groupId: g.data.id,
       channels: ['mail'],

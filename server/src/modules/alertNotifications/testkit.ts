@@ -5,10 +5,8 @@ import type { AlertChannel, AlertEvent, AlertLevel } from '@geosentry/contract';
 import { signLogin } from '@geosentry/contract';
 import { ADMIN_PASSWORD, buildPlatform, tempDir, type TestApp } from '../../../test/harness.ts';
 import { loadConfig, type Config } from '../../config.ts';
-import { buildApp } from '../../app.ts';
+import { buildApp, type BuiltApp } from '../../app.ts';
 import type { Db } from '../../platform/db/db.ts';
-import type { AppContext } from '../../platform/context.ts';
-import { alertEvents } from '../alerts/alerts.events.ts';
 import { addDevice, addTerminal, deviceBody } from '../devices/testkit.ts';
 
 /** Test fixtures of the notification feature: a local SMTP server, a local HTTP gateway, alert rows. */
@@ -171,7 +169,7 @@ export async function siteWithGauge(t: TestApp, admin: string, name: string, n: 
  * transaction, then the after-commit listeners. Answers the event.
  */
 export async function raiseAlert(
-  ctx: AppContext,
+  built: Pick<BuiltApp, 'ctx' | 'alertEvents'>,
   db: Db,
   site: Site,
   o: {
@@ -240,16 +238,16 @@ export async function raiseAlert(
     ev.platformName = names.p;
     ev.deviceName = names.d;
     ev.deviceNumber = names.n;
-    await alertEvents(ctx).emitTx(tx, ev);
+    await built.alertEvents.emitTx(tx, ev);
     return ev;
   });
-  alertEvents(ctx).emit(ctx, event);
+  built.alertEvents.emit(built.ctx, event);
   return event;
 }
 
 /** Escalates an alert (or records more hits at its level) the way the alerts service does. */
 export async function updateAlert(
-  ctx: AppContext,
+  built: Pick<BuiltApp, 'ctx' | 'alertEvents'>,
   db: Db,
   event: AlertEvent,
   o: { level?: AlertLevel; hits?: number; value?: number },
@@ -274,10 +272,10 @@ export async function updateAlert(
       }))
       .where('id', '=', event.alertId)
       .execute();
-    if (escalated) await alertEvents(ctx).emitTx(tx, next);
+    if (escalated) await built.alertEvents.emitTx(tx, next);
   });
   if (!escalated) return null;
-  alertEvents(ctx).emit(ctx, next);
+  built.alertEvents.emit(built.ctx, next);
   return next;
 }
 

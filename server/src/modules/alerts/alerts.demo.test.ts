@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import { testApp, type TestApp } from '../../../test/harness.ts';
 import { seedDemo } from '../demo/demo.seed.ts';
 import { startDemoSimulator } from '../simulator/simulator.demo.ts';
-import { alertEngineOf } from './alerts.routes.ts';
 import { DEMO_TARGETS } from './alerts.demo.ts';
 
 describe('DEMO thresholds', () => {
@@ -31,7 +30,7 @@ describe('DEMO thresholds', () => {
       await sim!.stop();
     }
     await new Promise((r) => setTimeout(r, 50));
-    await alertEngineOf(t.ctx)!.idle();
+    await t.built.alertEngine.idle();
     const alerts = await t.db.k.selectFrom('alerts').select(['device_id', 'level', 'kind', 'status']).execute();
     const levels = new Set(alerts.filter((a) => a.kind === 'single').map((a) => a.level));
     expect(levels.size, JSON.stringify(alerts)).toBeGreaterThanOrEqual(3);

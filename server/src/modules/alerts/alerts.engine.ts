@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { CommittedReading } from '../ingest/ingest.service.ts';
-import { alertEvents } from './alerts.events.ts';
+import type { AlertEvents } from './alerts.events.ts';
 import {
   accelerationAt,
   combineMembers,
@@ -402,7 +402,11 @@ export class AlertEngine {
   batches = 0;
   decisions = 0;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    /** The alert event bus: stored alerts are emitted on it (in their transaction, then after commit). */
+    private readonly bus: AlertEvents,
+  ) {}
 
   private readonly listenerFailed = (e: unknown): void =>
     this.ctx.log.error({ err: e }, 'alert event listener failed (the alert is stored; its listener work is not)');
@@ -905,7 +909,7 @@ export class AlertEngine {
    */
   private async store(items: readonly StoreItem[]): Promise<void> {
     const events: AlertEvent[] = [];
-    const bus = alertEvents(this.ctx);
+    const bus = this.bus;
     const all = items.flatMap((x) => x.decisions);
     let stored = 0;
     const changes = await this.ctx.db.k.transaction().execute(async (tx: Tx) => {
@@ -1100,7 +1104,7 @@ export class AlertEngine {
     deviceId: number,
   ): void {
     const hub = this.ctx.hub;
-    const bus = alertEvents(this.ctx);
+    const bus = this.bus;
     for (const ev of events) {
       const msg: AlertSocketMessage = {
         type: 'alert',
@@ -1228,7 +1232,7 @@ export class AlertEngine {
           threshold: evidence.threshold,
           at: evidence.ts,
         };
-        await alertEvents(this.ctx).emitTx(tx, ev, this.listenerFailed);
+        await this.bus.emitTx(tx, ev, this.listenerFailed);
         events.push(ev);
       });
       this.announce(events, null, device.id);

@@ -11,9 +11,9 @@ export type AlertTxBatchListener = (tx: Kysely<Database>, events: readonly Alert
 export type AlertListener = (event: AlertEvent) => void | Promise<void>;
 
 /**
- * The alert event bus of one app. The notifications feature subscribes with `alertEvents(ctx).onEventTx(...)`
- * (write its outbox in the same transaction as the alert, so a notification is never lost) and/or
- * `onEvent(...)` (after commit, e.g. to wake its sender). Registration order with the alerts module is free.
+ * The alert event bus of one app, built by buildApp (app.ts) and handed to the alert engine (which emits) and to
+ * the notifications feature, which subscribes with `onEventsTx(...)` (write its outbox in the same transaction
+ * as the alert, so a notification is never lost) and/or `onEvent(...)` (after commit, e.g. to wake its sender).
  */
 export class AlertEvents {
   private tx: AlertTxBatchListener[] = [];
@@ -92,13 +92,4 @@ async function underSavepoint(
     onError(e);
     return true;
   }
-}
-
-const buses = new WeakMap<AppContext, AlertEvents>();
-
-/** The alert event bus of an app context (created on first use). */
-export function alertEvents(ctx: AppContext): AlertEvents {
-  let b = buses.get(ctx);
-  if (!b) buses.set(ctx, (b = new AlertEvents()));
-  return b;
 }

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertDetail, AlertRow, Page } from '@geosentry/contract';
 import { buildPlatform, testApp, type TestApp } from '../../../test/harness.ts';
 import { addDevice, addTerminal, deviceBody } from '../devices/testkit.ts';
-import { alertEngineOf } from './alerts.routes.ts';
 
 const INGEST = '/api/v2/ingest/readings';
 const A = '/api/v2/data/alert';
@@ -35,7 +34,7 @@ describe('alerts: late readings, the value that raised the level', () => {
     });
     expect(r.statusCode, r.body).toBe(200);
     await new Promise((res) => setTimeout(res, 10));
-    await alertEngineOf(t.ctx)!.idle();
+    await t.built.alertEngine.idle();
   };
   const addRule = async (body: Record<string, unknown>) => {
     const r = await t.api<{ id: number }>('POST', `${V}/add`, {

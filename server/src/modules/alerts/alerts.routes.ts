@@ -2,28 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { alertsRoutes } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
 import type { AppContext } from '../../platform/context.ts';
-import type { IngestService } from '../ingest/ingest.service.ts';
-import { AlertEngine } from './alerts.engine.ts';
+import type { AlertEngine } from './alerts.engine.ts';
 import { AlertsService } from './alerts.service.ts';
 
-const engines = new WeakMap<AppContext, AlertEngine>();
-
-/** The alert engine of an app (tests wait on `alertEngineOf(ctx).idle()`; the bench reads its counters). */
-export function alertEngineOf(ctx: AppContext): AlertEngine | undefined {
-  return engines.get(ctx);
-}
-
-/** Registers the alert routes and hooks evaluation onto ingest (committed readings, device state changes). */
-export function registerAlerts(app: FastifyInstance, ctx: AppContext, ingest: IngestService): AlertsService {
-  const engine = new AlertEngine(ctx);
-  engines.set(ctx, engine);
-  ingest.onReadings((r) => engine.onReadings(r));
-  ingest.onDeviceState((c) => engine.onDeviceState(c));
-  ingest.onReadingsEdited((ids) => engine.forgetReadings(ids));
-  // Evaluation far behind holds ingest back (slower MQTT acks, HTTP 503) rather than queueing without bound.
-  ingest.addBacklog(engine);
-  // Readings committed just before the last stop may not have been evaluated: evaluate them again (idempotent).
-  setImmediate(() => void engine.catchUp().catch((e: unknown) => ctx.log.warn({ err: e }, 'alert catch-up failed')));
+/** Registers the alert routes (rules, criteria, relations, alerts and their report) over the app's engine. */
+export function registerAlerts(app: FastifyInstance, ctx: AppContext, engine: AlertEngine): AlertsService {
   const svc = new AlertsService(ctx, engine);
   const R = alertsRoutes;
 

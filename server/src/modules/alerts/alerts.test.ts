@@ -16,8 +16,6 @@ import { buildPlatform, testApp, type TestApp } from '../../../test/harness.ts';
 import { addDevice, addTerminal, deviceBody, roleWith, userToken } from '../devices/testkit.ts';
 import { gif, pdf, upload } from '../files/files.testkit.ts';
 import { writeBatch } from '../ingest/ingest.repository.ts';
-import { alertEvents } from './alerts.events.ts';
-import { alertEngineOf } from './alerts.routes.ts';
 
 const INGEST = '/api/v2/ingest/readings';
 const A = '/api/v2/data/alert';
@@ -68,7 +66,7 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
   };
   const settle = async () => {
     await new Promise((r) => setTimeout(r, 10));
-    await alertEngineOf(t.ctx)!.idle();
+    await t.built.alertEngine.idle();
   };
   const rule = (deviceId: number, extra: Record<string, unknown>) => ({
     deviceId,
@@ -123,8 +121,8 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
     await add(siteB, termB.terminalId, 'wlB', 3);
     await add(siteA, termA.terminalId, 'prop', 3);
     await add(siteA, termA.terminalId, 'edited', 2);
-    alertEvents(t.ctx).onEvent((e) => void events.push(e));
-    alertEvents(t.ctx).onEventTx(async (tx, e) => {
+    t.built.alertEvents.onEvent((e) => void events.push(e));
+    t.built.alertEvents.onEventTx(async (tx, e) => {
       if (failTx) {
         // Work done before the failure must not survive (the listener runs under a savepoint).
         await tx
@@ -246,7 +244,7 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
     const again = await resend(termA, 'DEV-wl2', body);
     expect(again.data).toMatchObject({ stored: 0, duplicates: 2 });
     // Even when the same committed readings reach the evaluator again, the (rule, reading) key holds.
-    await alertEngineOf(t.ctx)!.evaluate(
+    await t.built.alertEngine.evaluate(
       body.map((b) => ({ deviceId: dev.wl2!, platformId: siteA, ts: b.ts, values: b.values })),
     );
     expect({ alerts: await count('alerts'), hits: await count('alert_hits'), events: events.length }).toEqual(before);
@@ -340,7 +338,7 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
     const ts = (clock += MIN);
     await writeBatch(t.db, [{ deviceId: dev.wl2!, ts, values: { waterLevel: 70 } }]);
     expect((await threshold()).count).toBe(4);
-    const engine = alertEngineOf(t.ctx)!;
+    const engine = t.built.alertEngine;
     expect(await engine.catchUp()).toBeGreaterThanOrEqual(1);
     await engine.idle();
     expect(await threshold()).toMatchObject({ count: 5, lastValue: 70 });

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { DEVICE_IMPORT_MAX_BYTES, devicesRoutes } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { DevicesService } from './devices.service.ts';
+import { DevicesService, type DevicesChanged } from './devices.service.ts';
 
-export function registerDevices(app: FastifyInstance, ctx: AppContext): void {
-  const svc = new DevicesService(ctx);
+/** Registers the device routes; `devicesChanged` hears the numbers each committed change touched. */
+export function registerDevices(app: FastifyInstance, ctx: AppContext, devicesChanged: DevicesChanged): void {
+  const svc = new DevicesService(ctx, devicesChanged);
 
   // The import carries the file base64-encoded in the body: allow it more than the app-wide body limit.
   app.addHook('onRoute', (r) => {

@@ -24,7 +24,6 @@ import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import { RULES, translate, type MessageKey } from '../../platform/http/messages.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { getTerminal } from '../terminals/terminals.repository.ts';
-import { devicesChanged } from '../ingest/ingest.deviceEvents.ts';
 import { findSite } from './common.ts';
 import * as repo from './devices.repository.ts';
 import { parseCsv, parseXlsx, writeCsv, writeXlsx, type Cell, type ParsedTable } from './tableFile.ts';
@@ -50,8 +49,21 @@ export function zodRowErrors(e: ZodError, row: number, lang: Language): DeviceIm
   });
 }
 
+/**
+ * Told the device numbers added, bound, moved, unbound or deleted, after the change committed (buildApp hands
+ * ingest's device cache here, so a device added a moment ago is accepted at once).
+ */
+export type DevicesChanged = (numbers: readonly string[]) => void;
+
 export class DevicesService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly devicesChanged: DevicesChanged = () => undefined,
+  ) {}
+
+  private changed(numbers: readonly string[]): void {
+    if (numbers.length) this.devicesChanged(numbers);
+  }
 
   list(
     user: SessionUser,
@@ -138,7 +150,7 @@ export class DevicesService {
       throw this.uniqueError(e, d);
     }
     // Ingest accepts the new device's readings at once (its cache held the number as unknown).
-    devicesChanged(this.ctx.db, [d.number]);
+    this.changed([d.number]);
     return id;
   }
 
@@ -153,7 +165,7 @@ export class DevicesService {
     } catch (e) {
       throw this.uniqueError(e, d);
     }
-    devicesChanged(this.ctx.db, [before.number, d.number]);
+    this.changed([before.number, d.number]);
   }
 
   private fromGnss(g: GnssInput): DeviceInput {
@@ -175,14 +187,14 @@ export class DevicesService {
   async remove(user: SessionUser, id: number): Promise<void> {
     const d = await this.mustGet(user, id);
     await repo.deleteDevice(this.ctx.db, id);
-    devicesChanged(this.ctx.db, [d.number]);
+    this.changed([d.number]);
   }
 
   /** Unbinds a device from its site and terminal; its number can be added again. */
   async unbind(user: SessionUser, id: number): Promise<void> {
     const d = await this.mustGet(user, id);
     if (d.bound || d.terminalId !== null) await repo.unbindDevice(this.ctx.db, id);
-    devicesChanged(this.ctx.db, [d.number]);
+    this.changed([d.number]);
   }
 
   // ---- export -------------------------------------------------------------------------------------------
@@ -415,10 +427,7 @@ export class DevicesService {
           }
         }
       }
-      devicesChanged(
-        this.ctx.db,
-        writes.map((w) => w.d.number),
-      );
+      this.changed(writes.map((w) => w.d.number));
       for (const w of writes) {
         if (w.d.moduleId === GNSS_MODULE_ID && w.d.stationType === 'base') basesInFile.set(w.d.number, w.d.platformId);
       }

@@ -3,7 +3,6 @@ import mqtt from 'mqtt';
 import { readingTopic } from '@geosentry/contract';
 import { buildPlatform, testApp, type TestApp } from '../../../test/harness.ts';
 import { addDevice, addTerminal, deviceBody } from '../devices/testkit.ts';
-import { alertEngineOf } from '../alerts/alerts.routes.ts';
 import { MAX_EVAL_BACKLOG, type AlertEngine } from '../alerts/alerts.engine.ts';
 import type { CommittedReading } from './ingest.service.ts';
 
@@ -45,7 +44,7 @@ describe('ingest back-pressure from alert evaluation', () => {
       },
     });
     expect(rule.status, rule.info).toBe(0);
-    engine = alertEngineOf(t.ctx)!;
+    engine = t.built.alertEngine;
   });
   afterAll(async () => {
     await t?.close();

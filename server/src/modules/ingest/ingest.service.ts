@@ -1,7 +1,6 @@
 import { parseReadingPayload, quantityKeysOf, type IngestStats, type RejectReason } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { authenticateTerminal } from '../terminals/terminals.service.ts';
-import { onDevicesChanged } from './ingest.deviceEvents.ts';
 import * as repo from './ingest.repository.ts';
 import { ReadingWriter } from './ingest.writer.ts';
 
@@ -97,7 +96,6 @@ export class IngestService {
    * for an MQTT connection's life), so a number added since is looked up although the list lacks it.
    */
   private changedNumbers = new Set<string>();
-  private readonly stopDeviceEvents: () => void;
 
   constructor(private readonly ctx: AppContext) {
     this.writer = new ReadingWriter(ctx.db, {
@@ -106,14 +104,15 @@ export class IngestService {
       maxQueue: ctx.config.ingestMaxQueue,
       onCommit: (r) => this.afterCommit(r),
     });
-    this.stopDeviceEvents = onDevicesChanged(ctx.db, (numbers) => this.forgetDevices(numbers));
   }
 
   /**
    * Device numbers added, bound, moved, unbound or deleted: their cached records (also "unknown") go, so the
-   * next reading looks them up (a device added a moment ago is accepted at once).
+   * next reading looks them up (a device added a moment ago is accepted at once). Called by the device registry
+   * after its change committed (wired in buildApp). Another server process on the same database does not hear
+   * it; there the cache entry expires (a few seconds).
    */
-  private forgetDevices(numbers: readonly string[]): void {
+  forgetDevices(numbers: readonly string[]): void {
     this.deviceGeneration++;
     if (this.changedNumbers.size + numbers.length > 100_000) this.changedNumbers.clear();
     for (const n of numbers) {
@@ -430,7 +429,6 @@ export class IngestService {
   }
 
   async close(): Promise<void> {
-    this.stopDeviceEvents();
     for (const t of this.timers) clearInterval(t);
     await this.writer.close();
     await this.flushRejections().catch(() => undefined);
