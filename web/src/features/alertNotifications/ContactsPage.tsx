@@ -5,10 +5,10 @@ import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Tabl
 import type { TableColumnsType } from 'antd';
 import { ContactsOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { CONTACT_SORT_FIELDS, LANGUAGES, type AlertContactRow, type Language } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { fmtTime } from '../alerts/alertUi.tsx';
 import {
   deleteContact,

@@ -20,11 +20,11 @@ import {
 import type { TableColumnsType } from 'antd';
 import { PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
 import { GROUP_SORT_FIELDS, type AlertGroupRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
-import { useMonitorSites } from '../monitor/shared/sites.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
+import { useMonitorSites } from '../../shared/monitorSites.ts';
 import { fmtTime } from '../alerts/alertUi.tsx';
 import {
   deleteGroup,

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Button, Card, Col, Flex, Form, Input, Row, Select, Skeleton, Typography, message } from 'antd';
 import { BgColorsOutlined, SaveOutlined } from '@ant-design/icons';
 import { LANGUAGES, type AlertLevelRow, type PerLanguageText } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { levelHex, levelInk } from '../alerts/alertUi.tsx';
 import {
   fetchContactOptions,

@@ -9,8 +9,8 @@ import {
   type PerLanguageText,
 } from '@geosentry/contract';
 import { callUntyped } from '../../shared/api.ts';
-import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
-import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
+import { blankToUndefined, change, picker } from '../../shared/query.ts';
+import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export const notificationKeys = {
   all: ['alertNotifications'] as const,

@@ -35,7 +35,7 @@ import {
 } from '@geosentry/contract';
 import { EChart, type EChartOption } from '../../shared/charts/EChart.tsx';
 import { UploadField } from '../files/index.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
   alertKeys,
   fetchAlertDetail,

@@ -31,12 +31,12 @@ import {
   WINDOW_UNITS,
   type AlertRelationRow,
 } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable, type PagedParams } from '../monitorTypes/shared/serverTable.ts';
-import { nn, retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
-import { useMonitorSites, useSiteDevices } from '../monitor/shared/sites.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { PAGE_SIZES, useServerTable, type PagedParams } from '../../shared/table/serverTable.ts';
+import { nn, retryUnlessCancelled } from '../../shared/query.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
+import { useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
 import {
   addRelation,
   alertKeys,

@@ -23,9 +23,9 @@ import { ALERT_LEVELS, ALERT_REPORT_PERIODS, type AlertReport, type AlertReportP
 import { EChart, type EChartOption } from '../../shared/charts/EChart.tsx';
 import { dateOf, pickedDaysIso, pickerValue, shiftDate, todayDate } from '../../shared/time.ts';
 import { useTimeZone } from '../../shared/useTimeZone.ts';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
-import { useMonitorSites } from '../monitor/shared/sites.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { retryUnlessCancelled } from '../../shared/query.ts';
+import { useMonitorSites } from '../../shared/monitorSites.ts';
 import { alertKeys, downloadReport, fetchReport, type ReportParams } from './alertsApi.ts';
 import { levelHex, levelTextHex } from './alertUi.tsx';
 import { useValueTypeText } from './valueTypes.ts';

@@ -31,9 +31,9 @@ import {
   type AlertRuleTestResult,
   type AlertValueType,
 } from '@geosentry/contract';
-import { useMonitorSites, useSiteDevices } from '../monitor/shared/sites.ts';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
-import { nn } from '../monitorTypes/shared/query.ts';
+import { useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
+import { nn } from '../../shared/query.ts';
 import {
   addRule,
   alertKeys,

@@ -7,11 +7,11 @@ import { Alert, Badge, Button, Card, DatePicker, Flex, Input, Select, Table, Too
 import type { TableColumnsType } from 'antd';
 import { AlertOutlined, ReloadOutlined } from '@ant-design/icons';
 import { ALERT_LEVELS, ALERT_STATUSES, type AlertRow, type AlertStatus } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
-import { useMonitorSites } from '../monitor/shared/sites.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
+import { useMonitorSites } from '../../shared/monitorSites.ts';
 import { ALERT_SORT_FIELDS, alertKeys, fetchAlertCounts, fetchAlerts, type AlertListParams } from './alertsApi.ts';
 import { LevelTag, StatusTag, fmtNum, fmtTime, levelHex, levelTextHex } from './alertUi.tsx';
 import { AlertDetailDrawer } from './AlertDetailDrawer.tsx';

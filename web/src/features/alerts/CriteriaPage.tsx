@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Table, Tooltip, message } from 'antd';
 import { PlusOutlined, ProfileOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { AlertCriterionRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { alertKeys, deleteCriterion, fetchCriteria, saveCriterion } from './alertsApi.ts';
 import { fmtTime } from './alertUi.tsx';
 

@@ -7,9 +7,9 @@ import { AuditOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons
 import dayjs, { type Dayjs } from 'dayjs';
 import type { AuditRow } from '@geosentry/contract';
 import { isCancel } from '../../shared/api.ts';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { formatTime } from '../../shared/time.ts';
 import { wallToInstant } from '../../shared/time.ts';
 import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import { ACTION_GROUPS, actionColor, actionKey, auditKeys, fetchAudit, type AuditListParams } from './auditActions.ts';

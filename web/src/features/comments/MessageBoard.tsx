@@ -5,7 +5,7 @@ import { Avatar, Button, Empty, Flex, Input, Popconfirm, Skeleton, Typography, m
 import { MessageOutlined, UserOutlined } from '@ant-design/icons';
 import { COMMENT_MAX_CHARS, type CommentRow, type ReplyRow } from '@geosentry/contract';
 import { isCancel } from '../../shared/api.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
+import { formatTime } from '../../shared/time.ts';
 import { addComment, addReply, commentKeys, deleteComment, deleteReply, fetchComments } from './commentsApi.ts';
 
 export interface MessageBoardProps {

@@ -27,9 +27,9 @@ import {
   STATION_TYPES,
   type DeviceRow,
 } from '@geosentry/contract';
-import { useSiteOptions } from '../monitorTypes/shared/sites.ts';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
-import { nn, retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { useSiteOptions } from '../../shared/sites.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
+import { nn, retryUnlessCancelled } from '../../shared/query.ts';
 import { fetchSiteModules, moduleKeys } from '../monitorTypes/monitorTypesApi.ts';
 import { fetchAllTerminals, terminalKeys } from '../terminals/terminalsApi.ts';
 import {

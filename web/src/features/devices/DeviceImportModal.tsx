@@ -10,8 +10,8 @@ import {
   type DeviceFileFormat,
   type DeviceImportError,
 } from '@geosentry/contract';
-import { useSiteOptions } from '../monitorTypes/shared/sites.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { useSiteOptions } from '../../shared/sites.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { fetchAllTerminals, terminalKeys } from '../terminals/terminalsApi.ts';
 import { deviceKeys, fetchImportProgress, startDeviceImport } from './devicesApi.ts';
 

@@ -7,13 +7,13 @@ import type { TableColumnsType } from 'antd';
 import { DatabaseOutlined } from '@ant-design/icons';
 import { DEVICE_STATES, type DeviceOption, type DeviceRow, type DeviceState } from '@geosentry/contract';
 import { hasPermission, useSession } from '../../shared/session.ts';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
-import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
-import { useSiteOptions } from '../monitorTypes/shared/sites.ts';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { formatTime } from '../../shared/time.ts';
+import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { useSiteOptions } from '../../shared/sites.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { fetchSiteModules, moduleKeys } from '../monitorTypes/monitorTypesApi.ts';
 import {
   DEVICE_SORT_FIELDS,

@@ -12,13 +12,13 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import { DEVICE_STATES, type DeviceFileFormat, type DeviceRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
-import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
-import { useSiteOptions } from '../monitorTypes/shared/sites.ts';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { formatTime } from '../../shared/time.ts';
+import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { useSiteOptions } from '../../shared/sites.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { fetchAllTerminals, terminalKeys } from '../terminals/terminalsApi.ts';
 import {
   DEVICE_SORT_FIELDS,

@@ -17,8 +17,8 @@ import {
 import { callUntyped } from '../../shared/api.ts';
 import { currentLanguage } from '../../shared/i18n.ts';
 import { getToken } from '../../shared/storage.ts';
-import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
-import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
+import { blankToUndefined, change, picker } from '../../shared/query.ts';
+import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export { DEVICE_SORT_FIELDS };
 

@@ -7,9 +7,9 @@ import { BankOutlined, LinkOutlined, PlusOutlined, ReloadOutlined } from '@ant-d
 import type { EnterpriseRow, EnterpriseVariant, PlatformType } from '@geosentry/contract';
 import { orgWord } from '../../shared/wording.ts';
 import { useSession } from '../../shared/session.ts';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { formatTime } from '../../shared/time.ts';
 import {
   ENTERPRISE_SORT_FIELDS,
   deleteEnterprise,

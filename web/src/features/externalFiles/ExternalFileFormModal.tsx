@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Form, Input, Modal } from 'antd';
 import { externalFileFields, type ExternalFileRow } from '@geosentry/contract';
-import { nn } from '../monitorTypes/shared/query.ts';
+import { nn } from '../../shared/query.ts';
 import { addExternalFile, editExternalFile, type ExternalFileFormValues } from './externalFilesApi.ts';
 
 export interface ExternalFileFormModalProps {

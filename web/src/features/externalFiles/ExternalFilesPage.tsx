@@ -5,11 +5,11 @@ import { Button, Card, Flex, Input, Popconfirm, Table, Tooltip, Typography, mess
 import type { TableColumnsType } from 'antd';
 import { ExportOutlined, LinkOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { ExternalFileRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
-import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { formatTime } from '../../shared/time.ts';
+import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
   EXTERNAL_FILE_SORT_FIELDS,
   deleteExternalFile,

@@ -1,7 +1,7 @@
 import { EXTERNAL_FILE_SORT_FIELDS, externalFilesRoutes, type ExternalFileRow, type Page } from '@geosentry/contract';
 import { callUntyped } from '../../shared/api.ts';
-import { blankToUndefined, change } from '../monitorTypes/shared/query.ts';
-import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
+import { blankToUndefined, change } from '../../shared/query.ts';
+import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export { EXTERNAL_FILE_SORT_FIELDS };
 

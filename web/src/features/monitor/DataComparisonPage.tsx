@@ -4,7 +4,7 @@ import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { App, Alert, Card, Empty, Flex, Select, Tag, Typography } from 'antd';
 import type { DeviceOption } from '@geosentry/contract';
 import { EChart } from '../../shared/charts/EChart.tsx';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
   AggregationPicker,
   QuantityPicker,
@@ -12,7 +12,7 @@ import {
   TimeRangePicker,
   useDeviceOptionGroups,
 } from './shared/Pickers.tsx';
-import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
+import { useChosenSite, useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
 import { useQuantityText } from './shared/format.ts';
 import { isRangeComplete, periodOf, type Aggregation, type TimeRange } from './shared/timeRange.ts';
 import { useTimeZone } from '../../shared/useTimeZone.ts';

@@ -23,11 +23,11 @@ import { DeleteOutlined, EditOutlined, EyeOutlined, CheckOutlined } from '@ant-d
 import type { Dayjs } from 'dayjs';
 import { GNSS_MODULE_ID, MODULE_DATA_LIMITS, SMOOTH_METHODS, type SmoothMethod } from '@geosentry/contract';
 import { EChart } from '../../shared/charts/EChart.tsx';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { DevicePicker, QuantityPicker, SitePicker, TimeRangePicker, ZoneTag } from './shared/Pickers.tsx';
 import { todayDate, wallToInstant } from '../../shared/time.ts';
 import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
-import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
+import { useChosenSite, useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
 import { useChosenDevice } from './shared/useDeviceChoice.ts';
 import { fmtValue, useQuantityText } from './shared/format.ts';
 import { fmtTime, isRangeComplete, type TimeRange } from './shared/timeRange.ts';

@@ -11,9 +11,9 @@ import {
   type PredictionType,
 } from '@geosentry/contract';
 import { EChart, type EChartOption } from '../../shared/charts/EChart.tsx';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { AggregationPicker, DevicePicker, QuantityPicker, SitePicker, TimeRangePicker } from './shared/Pickers.tsx';
-import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
+import { useChosenSite, useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
 import { useChosenDevice } from './shared/useDeviceChoice.ts';
 import { useQuantityText } from './shared/format.ts';
 import { decimalsOf, formatValue } from '../../shared/format.ts';

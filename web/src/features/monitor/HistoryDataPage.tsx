@@ -22,9 +22,9 @@ import { DownloadOutlined, FileExcelOutlined } from '@ant-design/icons';
 import type { HistoryPoint, StatisticsType } from '@geosentry/contract';
 import { hasPermission, useSession } from '../../shared/session.ts';
 import { EChart } from '../../shared/charts/EChart.tsx';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { AggregationPicker, DevicePicker, QuantityPicker, SitePicker, TimeRangePicker } from './shared/Pickers.tsx';
-import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
+import { useChosenSite, useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
 import { useChosenDevice } from './shared/useDeviceChoice.ts';
 import { fmtValue, useQuantityText } from './shared/format.ts';
 import {

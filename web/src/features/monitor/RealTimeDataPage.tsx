@@ -4,11 +4,11 @@ import { Alert, Card, Col, Empty, Flex, Row, Segmented, Table, Typography } from
 import type { TableColumnsType } from 'antd';
 import type { RealTimeDevice } from '@geosentry/contract';
 import { DeviceStateTag } from '../devices/DeviceStateTag.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
 import { ModulePicker, SitePicker } from './shared/Pickers.tsx';
 import { LiveBadge } from './shared/LiveBadge.tsx';
 import { Sparkline } from './shared/Sparkline.tsx';
-import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
+import { useChosenSite, useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
 import { mainQuantity, useDeviceTrail, useLiveDevices, type LiveReading } from './shared/useLiveDevices.ts';
 import { fmtValue, useQuantityText } from './shared/format.ts';
 import { fmtTime } from './shared/timeRange.ts';

@@ -6,7 +6,7 @@ import { DeviceStateTag } from '../devices/DeviceStateTag.tsx';
 import { ModulePicker, SitePicker } from './shared/Pickers.tsx';
 import { LiveBadge } from './shared/LiveBadge.tsx';
 import { Sparkline } from './shared/Sparkline.tsx';
-import { useChosenSite, useMonitorSites, useSiteDevices } from './shared/sites.ts';
+import { useChosenSite, useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
 import { mainQuantity, useDeviceTrail, useLiveDevices, type LiveReading } from './shared/useLiveDevices.ts';
 import { fmtValue, useQuantityText, windName } from './shared/format.ts';
 import { isWindDirectionKey } from './shared/wind.ts';

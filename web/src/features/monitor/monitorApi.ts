@@ -20,7 +20,7 @@ import {
 import { callUntyped } from '../../shared/api.ts';
 import { currentLanguage } from '../../shared/i18n.ts';
 import { getToken } from '../../shared/storage.ts';
-import { change } from '../monitorTypes/shared/query.ts';
+import { change } from '../../shared/query.ts';
 import { fmtDate, periodOf, resolveRange, type TimeRange } from './shared/timeRange.ts';
 import { userTimeZone, type Period } from '../../shared/time.ts';
 

@@ -5,11 +5,11 @@ import { Button, Card, Empty, Flex, Popconfirm, Select, Table, Tag, Tooltip, Typ
 import type { TableColumnsType } from 'antd';
 import { AppstoreAddOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MONITOR_TYPES, type MonitorType, type PlatformModule } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { useMonitorTypes } from './shared/catalogue.ts';
-import { useSiteOptions } from './shared/sites.ts';
-import { retryUnlessCancelled } from './shared/query.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
+import { useSiteOptions } from '../../shared/sites.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { bindModules, fetchSiteModules, moduleKeys, unbindModule } from './monitorTypesApi.ts';
 
 /** Information > Monitor types of a site: the types bound to it (with device counts), bind more, unbind. */

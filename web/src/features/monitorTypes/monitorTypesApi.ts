@@ -1,6 +1,6 @@
 import { monitorTypesRoutes, type PlatformModule } from '@geosentry/contract';
 import { callUntyped } from '../../shared/api.ts';
-import { change } from './shared/query.ts';
+import { change } from '../../shared/query.ts';
 
 export const moduleKeys = {
   all: ['site-modules'] as const,

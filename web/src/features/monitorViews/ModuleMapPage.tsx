@@ -9,7 +9,7 @@ import { DEVICE_STATES, type ViewDevice } from '@geosentry/contract';
 import { usePermission } from '../../shared/session.ts';
 import { GraticuleLayer } from '../../shared/map/graticule.ts';
 import { DEFAULT_CENTER, DEFAULT_TILE_ATTRIBUTION, tileUrl } from '../../shared/map/tiles.ts';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { LiveStatus, NoSite, ViewSitePicker, ViewToolbar, fmtTime, fmtValue, useMainValue } from './common.tsx';
 import { STATE_COLORS, shownQuantities, useSiteOverview, useViewSite } from './live.ts';
 import { savePlacement, viewKeys } from './viewsApi.ts';

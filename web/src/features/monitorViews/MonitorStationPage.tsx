@@ -5,7 +5,7 @@ import type { TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
 import type { ViewDevice, ViewTerminal } from '@geosentry/contract';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { DeviceValues, LiveStatus, NoSite, StateTag, ViewSitePicker, ViewToolbar, fmtTime } from './common.tsx';
 import { STATE_COLORS, useSiteOverview, useViewSite } from './live.ts';
 

@@ -5,8 +5,8 @@ import { Button, Card, Col, Descriptions, Empty, Flex, Image, Row, Segmented, Ta
 import type { TableColumnsType } from 'antd';
 import { EnvironmentOutlined, LineChartOutlined, UserOutlined } from '@ant-design/icons';
 import type { PlatformType, SiteOverview, ViewDevice } from '@geosentry/contract';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
 import {
   DeviceValues,
   LiveStatus,

@@ -6,7 +6,7 @@ import { Alert, Card, Col, Empty, Flex, Row, Select, Space, Table, Typography } 
 import type { PlatformType, ReservoirSectionView } from '@geosentry/contract';
 import { usePermission } from '../../shared/session.ts';
 import { useSiteReadings } from '../../shared/socket.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { LiveStatus, NoSite, StateTag, ViewSitePicker, ViewToolbar, fmtTime, fmtValue } from './common.tsx';
 import { STATE_COLORS, useViewSite } from './live.ts';
 import { damGeometry, niceTicks, waterPolygon, type Pt } from './damGeometry.ts';

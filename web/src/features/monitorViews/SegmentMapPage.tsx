@@ -6,8 +6,8 @@ import { Button, Card, Col, Empty, Flex, Row, Tag, Typography } from 'antd';
 import { AreaChartOutlined } from '@ant-design/icons';
 import { SECTION_PLATFORM_TYPES, type SectionRow, type ViewDevice } from '@geosentry/contract';
 import { usePermission } from '../../shared/session.ts';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
   DeviceValues,
   LiveStatus,

@@ -5,7 +5,7 @@ import { Alert, Button, Card, Col, Empty, Flex, Row, Switch, Tag, Tooltip, Typog
 import { CloseOutlined, DragOutlined } from '@ant-design/icons';
 import type { ViewDevice } from '@geosentry/contract';
 import { usePermission } from '../../shared/session.ts';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
 import {
   LiveStatus,
   NoSite,

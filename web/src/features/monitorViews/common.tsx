@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Badge, Card, Empty, Flex, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { formatTime } from '../../shared/time.ts';
 import { DEVICE_STATES, type DeviceState, type StateCounts, type ViewDevice, type ViewSite } from '@geosentry/contract';
-import { useMonitorTypes } from '../monitorTypes/shared/catalogue.ts';
+import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { STATE_COLORS, shownQuantities } from './live.ts';
 import './monitorViews.css';
 

@@ -11,7 +11,7 @@ import {
   type ViewSite,
 } from '@geosentry/contract';
 import { useSiteReadings, type SiteEvent } from '../../shared/socket.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { fetchOverview, fetchViewSites, viewKeys } from './viewsApi.ts';
 
 /** The control-room state colours (spec §4): normal green, alert orange, alarm red, abnormal purple, offline grey. */

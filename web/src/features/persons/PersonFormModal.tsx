@@ -3,8 +3,8 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Col, Form, Input, Modal, Row, Select } from 'antd';
 import { personFields, type PersonRow } from '@geosentry/contract';
-import { useSiteOptions } from '../monitorTypes/shared/sites.ts';
-import { nn, retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { useSiteOptions } from '../../shared/sites.ts';
+import { nn, retryUnlessCancelled } from '../../shared/query.ts';
 import { addPerson, editPerson, fetchRoles, personKeys, type PersonFormValues } from './personsApi.ts';
 
 export interface PersonFormModalProps {

@@ -6,12 +6,12 @@ import type { TableColumnsType } from 'antd';
 import { ContactsOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { PersonRow } from '@geosentry/contract';
 import { hasPermission, useSession } from '../../shared/session.ts';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
-import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
-import { useSiteOptions } from '../monitorTypes/shared/sites.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { formatTime } from '../../shared/time.ts';
+import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { useSiteOptions } from '../../shared/sites.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
   PERSON_SORT_FIELDS,
   deletePerson,

@@ -5,8 +5,8 @@ import { Button, Card, Empty, Flex, Input, Popconfirm, Spin, Tag, Tooltip, Tree,
 import type { TreeDataNode } from 'antd';
 import { DeleteOutlined, EditOutlined, GlobalOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { REGION_LEVELS, type RegionNode } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
 import { deleteRegion, regionKeys, useRegionTree } from './regionsApi.ts';
 import { RegionFormModal, type RegionEdit } from './RegionFormModal.tsx';
 

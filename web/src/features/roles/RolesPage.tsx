@@ -6,10 +6,10 @@ import type { TableColumnsType, TableProps } from 'antd';
 import { PlusOutlined, ReloadOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import type { RoleRow } from '@geosentry/contract';
 import { isCancel } from '../../shared/api.ts';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { readCurrentUser } from '../users/ui/currentUser.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { readCurrentUser } from '../../shared/currentUser.ts';
+import { formatTime } from '../../shared/time.ts';
 import {
   ROLE_SORT_FIELDS,
   deleteRole,

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Flex, Popconfirm, Select, Table, Typography, message } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { DeviceOption, HeartWallBinding } from '@geosentry/contract';
-import { formatTime } from '../users/ui/formatTime.ts';
+import { formatTime } from '../../shared/time.ts';
 import { DeviceStateTag } from '../devices/DeviceStateTag.tsx';
 import { deviceKeys, fetchDeviceOptions } from '../devices/devicesApi.ts';
 import { bindHeartWall, fetchHeartWall, sectionKeys, unbindHeartWall } from './sectionsApi.ts';

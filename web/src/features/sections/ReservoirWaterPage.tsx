@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Card, Col, Empty, Flex, Row, Select, Typography } from 'antd';
 import { LineChartOutlined } from '@ant-design/icons';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { SitePicker } from './SitePicker.tsx';
 import { WaterLevelPanel } from './WaterLevelPanel.tsx';
 import { CapacityTableEditor } from './CapacityTableEditor.tsx';

@@ -20,9 +20,9 @@ import {
 import type { TableColumnsType, TableProps } from 'antd';
 import { PlusOutlined, ReloadOutlined, RiseOutlined } from '@ant-design/icons';
 import type { RiverWaterElevationRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { formatTime } from '../../shared/time.ts';
 import { instantToWall, wallToInstant } from '../../shared/time.ts';
 import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import { SitePicker } from './SitePicker.tsx';

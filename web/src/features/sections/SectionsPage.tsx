@@ -5,9 +5,9 @@ import { Button, Card, Flex, Input, Popconfirm, Table, Tag, Tooltip, Typography,
 import type { TableColumnsType, TableProps } from 'antd';
 import { NodeIndexOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MIN_UPSTREAM_COORDS, SECTION_PLATFORM_TYPES, type SectionRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { formatTime } from '../../shared/time.ts';
 import { SitePicker } from './SitePicker.tsx';
 import { SectionDrawer, type SectionTarget } from './SectionDrawer.tsx';
 import {

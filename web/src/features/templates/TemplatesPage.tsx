@@ -22,8 +22,8 @@ import {
 import type { TableColumnsType } from 'antd';
 import { LinkOutlined, PlusOutlined, ProfileOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { TemplateRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { formatTime } from '../users/ui/formatTime.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { formatTime } from '../../shared/time.ts';
 import { MessageBoard } from '../comments/index.ts';
 import { TemplateFormModal } from './TemplateFormModal.tsx';
 import { OwnerValuesCard } from './OwnerValuesCard.tsx';

@@ -9,8 +9,8 @@ import {
   type TerminalKeyAnswer,
   type TerminalRow,
 } from '@geosentry/contract';
-import { useSiteOptions } from '../monitorTypes/shared/sites.ts';
-import { nn, retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { useSiteOptions } from '../../shared/sites.ts';
+import { nn, retryUnlessCancelled } from '../../shared/query.ts';
 import { addTerminal, editTerminal, fetchAllTerminals, terminalKeys, type TerminalFormValues } from './terminalsApi.ts';
 
 export interface TerminalFormDrawerProps {

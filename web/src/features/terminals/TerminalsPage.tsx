@@ -5,12 +5,12 @@ import { Button, Card, Flex, Input, Popconfirm, Select, Table, Tooltip, Typograp
 import type { TableColumnsType } from 'antd';
 import { ClusterOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { TERMINAL_STATUSES, type TerminalKeyAnswer, type TerminalRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { formatTime } from '../users/ui/formatTime.ts';
-import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
-import { useSiteOptions } from '../monitorTypes/shared/sites.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { formatTime } from '../../shared/time.ts';
+import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { useSiteOptions } from '../../shared/sites.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
   TERMINAL_SORT_FIELDS,
   deleteTerminal,

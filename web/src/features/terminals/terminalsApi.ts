@@ -7,8 +7,8 @@ import {
   type TerminalStatus,
 } from '@geosentry/contract';
 import { callUntyped } from '../../shared/api.ts';
-import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
-import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
+import { blankToUndefined, change, picker } from '../../shared/query.ts';
+import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export { TERMINAL_SORT_FIELDS };
 

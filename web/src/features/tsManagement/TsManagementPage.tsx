@@ -41,10 +41,10 @@ import {
   type TsRecord,
   type TsState,
 } from '@geosentry/contract';
-import { PageHeaderCard } from '../users/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../users/ui/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../monitorTypes/shared/serverTable.ts';
-import { blankToUndefined, retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { blankToUndefined, retryUnlessCancelled } from '../../shared/query.ts';
 import { UploadField, fileHref } from '../files/index.ts';
 import {
   TS_SORT_FIELDS,

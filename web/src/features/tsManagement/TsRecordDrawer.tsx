@@ -30,7 +30,7 @@ import {
   type TsState,
 } from '@geosentry/contract';
 import { UploadField, type KnownFile } from '../files/index.ts';
-import { retryUnlessCancelled } from '../monitorTypes/shared/query.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
   addTsRecord,
   editTsRecord,

@@ -11,8 +11,8 @@ import {
   type TsState,
 } from '@geosentry/contract';
 import { callUntyped } from '../../shared/api.ts';
-import { blankToUndefined, change, picker } from '../monitorTypes/shared/query.ts';
-import type { PagedParams } from '../monitorTypes/shared/serverTable.ts';
+import { blankToUndefined, change, picker } from '../../shared/query.ts';
+import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export { TS_SORT_FIELDS };
 

@@ -19,10 +19,10 @@ import {
 import type { TableColumnsType, TableProps } from 'antd';
 import { LockOutlined, PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
 import { SUPER_ADMIN_ROLE, type UserRow } from '@geosentry/contract';
-import { PageHeaderCard } from './ui/PageHeaderCard.tsx';
-import { useTableScrollY } from './ui/useTableScrollY.ts';
-import { mayUse, readCurrentUser } from './ui/currentUser.ts';
-import { formatTime } from './ui/formatTime.ts';
+import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { mayUse, readCurrentUser } from '../../shared/currentUser.ts';
+import { formatTime } from '../../shared/time.ts';
 import {
   USER_SORT_FIELDS,
   deleteUser,

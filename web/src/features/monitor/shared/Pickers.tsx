@@ -7,8 +7,8 @@ import updateLocale from 'dayjs/plugin/updateLocale';
 import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/ko';
 import type { DeviceOption } from '@geosentry/contract';
-import { useMonitorTypes } from '../../monitorTypes/shared/catalogue.ts';
-import type { MonitorSite } from './sites.ts';
+import { useMonitorTypes } from '../../../shared/catalogue.ts';
+import type { MonitorSite } from '../../../shared/monitorSites.ts';
 import {
   AGGREGATIONS,
   TIME_RANGES,

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { windDirectionName, type Language } from '@geosentry/contract';
-import { useMonitorTypes } from '../../monitorTypes/shared/catalogue.ts';
+import { useMonitorTypes } from '../../../shared/catalogue.ts';
 import { isWindDirectionKey, isWindSpeedKey } from './wind.ts';
 
 /** A reading value as shown: up to 3 decimals, '-' when missing. */

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { RealTimeDevice } from '@geosentry/contract';
 import { useSiteReadings, type SiteEvent } from '../../../shared/socket.ts';
-import { retryUnlessCancelled } from '../../monitorTypes/shared/query.ts';
+import { retryUnlessCancelled } from '../../../shared/query.ts';
 import { fetchHistory, fetchRealTime, liveKeys } from '../monitorApi.ts';
 import type { Point } from './point.ts';
 

@@ -13,8 +13,8 @@ import {
   type TerminalRow,
   type ViewSite,
 } from '@geosentry/contract';
-import { callUntyped, request } from '../../../shared/api.ts';
-import { hasPermission, useSession } from '../../../shared/session.ts';
+import { callUntyped, request } from './api.ts';
+import { hasPermission, useSession } from './session.ts';
 import { picker, retryUnlessCancelled } from './query.ts';
 
 export interface SiteOption {

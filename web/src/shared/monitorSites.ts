@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { devicesRoutes, monitorViewsRoutes, type DeviceOption, type ViewSite } from '@geosentry/contract';
-import { callUntyped } from '../../../shared/api.ts';
-import { retryUnlessCancelled } from '../../monitorTypes/shared/query.ts';
+import { callUntyped } from './api.ts';
+import { retryUnlessCancelled } from './query.ts';
 
 const quiet = { keepEarlier: true, silent: true } as const;
 

@@ -1,4 +1,4 @@
-import { isCancel } from '../../../shared/api.ts';
+import { isCancel } from './api.ts';
 
 /** Do not retry a request that a newer one to the same address cancelled (spec §7). */
 export const retryUnlessCancelled = (count: number, error: unknown): boolean => !isCancel(error) && count < 1;

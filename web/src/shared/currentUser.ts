@@ -1,5 +1,5 @@
 import { SUPER_ADMIN_ROLE } from '@geosentry/contract';
-import { KEYS, readJson } from '../../../shared/storage.ts';
+import { KEYS, readJson } from './storage.ts';
 
 /** Who is signed in, as the shell keeps it in local storage ('userInfo' JSON); fields are null when unknown. */
 export interface CurrentUser {
