@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Breadcrumb, Button, FloatButton, Layout, Tooltip } from 'antd';
@@ -80,7 +80,16 @@ export function MainLayout(): ReactElement {
   const redirect = resolveRedirect(pathname, nodes, node);
   const active = redirect ? null : node;
 
-  const tabs = useVisitedViews(affix, allowed);
+  // The tabs are kept per user: the id and account (an account name may be given to a new user after a deletion).
+  const owner = session.userInfo ? `${session.userInfo.user.id}:${session.userInfo.user.account}` : '';
+  const resolve = useCallback(
+    (path: string): RouteNode | null => {
+      const n = findNode(nodes, path);
+      return n && isScreen(n) ? n : null;
+    },
+    [nodes],
+  );
+  const tabs = useVisitedViews({ affix, allowed, owner, resolve });
   const { visit } = tabs;
   useEffect(() => {
     if (active) visit(active, pathname, location.search);
@@ -99,6 +108,7 @@ export function MainLayout(): ReactElement {
         affix: Boolean(active.route.affix),
         noCache: Boolean(active.route.noCache),
         mounted: true,
+        used: Number.MAX_SAFE_INTEGER,
         version: 0,
       },
     ];

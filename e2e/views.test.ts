@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ADMIN_PASSWORD, loginAs, newPage, shot, startServer, type RunningServer } from './harness.ts';
+
+/**
+ * Views that come and go (issue 16, item 2): after the super administrator opens every screen of the menu, at most
+ * 10 views stay mounted, the page holds under 6,000 elements and under 80 MB of JS heap; the open tabs come back
+ * after a refresh. Prints the figures it measured.
+ */
+
+const MAX_VIEWS = 10;
+const MAX_ELEMENTS = 6000;
+const MAX_HEAP_MB = 80;
+
+/** Chromium with precise performance.memory figures and a gc() the page can call. */
+async function launchMeasuringBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--enable-precise-memory-info',
+      '--js-flags=--expose-gc',
+    ],
+  });
+}
+
+/** Opens every group of the side menu (nested ones too) and lists the screens its items lead to, in menu order. */
+async function menuScreens(page: Page): Promise<string[]> {
+  const menu = page.locator('[data-testid="side-menu"]');
+  for (let round = 0; round < 10; round++) {
+    const closed = menu.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
+    const n = await closed.count();
+    if (n === 0) break;
+    for (let i = n - 1; i >= 0; i--) await closed.nth(i).click();
+  }
+  return menu
+    .locator('li.ant-menu-item [data-testid^="menu-"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
+}
+
+const hashPath = (url: string): string => (new URL(url).hash.slice(1) || '/').split('?')[0]!;
+
+/** Waits until the view of the path shows and has stopped loading (a screen that keeps a spinner is let go after 15 s). */
+async function settle(page: Page, path: string): Promise<void> {
+  const view = page.locator(`.gs-view[data-view-path="${path}"]`);
+  await view.waitFor({ state: 'visible' });
+  await page
+    .waitForFunction(
+      (p) => {
+        const v = document.querySelector(`.gs-view[data-view-path="${p}"]`);
+        return !!v && !v.querySelector('.gs-view-loading, .ant-skeleton, .ant-spin-spinning');
+      },
+      path,
+      { timeout: 15_000, polling: 100 },
+    )
+    .catch(() => undefined);
+  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+}
+
+interface Figures {
+  mountedViews: string[];
+  elements: number;
+  heapMB: number;
+}
+
+async function measure(page: Page): Promise<Figures> {
+  return page.evaluate(async () => {
+    const g = globalThis as unknown as { gc?: () => void };
+    // Twice, with a pause: the first pass frees what finalizers and weak references held.
+    g.gc?.();
+    await new Promise((r) => setTimeout(r, 200));
+    g.gc?.();
+    const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+    return {
+      mountedViews: Array.from(document.querySelectorAll('.gs-view')).map(
+        (e) => e.getAttribute('data-view-path') ?? '',
+      ),
+      elements: document.getElementsByTagName('*').length,
+      heapMB: Math.round(((memory?.usedJSHeapSize ?? 0) / 1024 / 1024) * 10) / 10,
+    };
+  });
+}
+
+const tabPaths = (page: Page): Promise<string[]> =>
+  page
+    .locator('[data-testid="tags-view"] .ant-tabs-tab[data-node-key]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-node-key') ?? ''));
+
+describe('views that come and go', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer({ DEMO: 'on' });
+    browser = await launchMeasuringBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it(
+    'keeps at most 10 views alive over every screen, and the tabs survive a refresh',
+    { timeout: 900_000 },
+    async () => {
+      const page = await newPage(browser, 'en-US');
+      await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+      await page.locator('[data-testid="side-menu"]').waitFor();
+      const screens = await menuScreens(page);
+      expect(screens.length).toBeGreaterThan(30);
+
+      const started = Date.now();
+      const visited: string[] = [];
+      for (const path of screens) {
+        await page.locator(`[data-testid="menu-${path}"]`).click();
+        await page.waitForURL((u) => hashPath(u.toString()) === path);
+        const landed = path;
+        await settle(page, landed);
+        const i = visited.indexOf(landed);
+        if (i >= 0) visited.splice(i, 1);
+        visited.push(landed);
+      }
+      const walkSeconds = Math.round((Date.now() - started) / 100) / 10;
+      const f = await measure(page);
+      const tabs = await tabPaths(page);
+      const active = hashPath(page.url());
+      console.log(
+        `[views] ${screens.length} menu screens (${visited.length} paths) in ${walkSeconds} s: ` +
+          `${f.mountedViews.length} mounted views, ${tabs.length} tabs, ${f.elements} elements, ${f.heapMB} MB JS heap`,
+      );
+      await shot(page, 'views-after-every-screen');
+
+      // Every visited screen keeps its tab; only the most recently used views stay mounted, the active one among them.
+      for (const p of visited) expect(tabs, p).toContain(p);
+      expect(f.mountedViews.length).toBeLessThanOrEqual(MAX_VIEWS);
+      expect(f.mountedViews).toContain(active);
+      expect(new Set(f.mountedViews)).toEqual(new Set(visited.slice(-f.mountedViews.length)));
+      expect(f.elements).toBeLessThan(MAX_ELEMENTS);
+      expect(f.heapMB).toBeGreaterThan(0);
+      expect(f.heapMB).toBeLessThan(MAX_HEAP_MB);
+
+      // A refresh brings back the same tabs in the same order, on the same screen; only that view mounts.
+      await page.reload();
+      await page.locator('[data-testid="side-menu"]').waitFor();
+      await settle(page, active);
+      expect(hashPath(page.url())).toBe(active);
+      await expect.poll(() => tabPaths(page)).toEqual(tabs);
+      expect(await page.locator('[data-testid="tags-view"] .ant-tabs-tab-active').getAttribute('data-node-key')).toBe(
+        active,
+      );
+      expect(await page.locator('.gs-view').count()).toBe(1);
+
+      // A view left out of the cache (the earliest closable one) renders again from its URL when its tab is opened.
+      const first = visited.find((p) => p !== '/home' && !f.mountedViews.includes(p))!;
+      // (Its tab is scrolled out of the tab bar's view: a click event, as the bar's overflow menu would give.)
+      await page.locator(`[data-testid="tab-${first}"]`).dispatchEvent('click');
+      await page.waitForURL((u) => hashPath(u.toString()) === first);
+      await settle(page, first);
+      await shot(page, 'views-after-refresh');
+      const after = await measure(page);
+      console.log(
+        `[views] after refresh: ${after.mountedViews.length} mounted views, ${after.elements} elements, ${after.heapMB} MB JS heap`,
+      );
+      expect(after.mountedViews).toEqual(expect.arrayContaining([active, first]));
+
+      // Closing a tab unmounts its view.
+      await page.locator(`.ant-tabs-tab[data-node-key="${first}"] .ant-tabs-tab-remove`).dispatchEvent('click');
+      await expect.poll(() => page.locator(`.gs-view[data-view-path="${first}"]`).count()).toBe(0);
+      await page.context().close();
+    },
+  );
+});
