@@ -39,31 +39,33 @@ export const replyAddBody = z.object({
 });
 export const replyDeleteBody = z.object({ replayId: zInt() });
 
-export interface ReplyRow {
-  replayId: number;
-  commentId: number;
-  replayContent: string;
+export const replyRowSchema = z.object({
+  replayId: z.number().int(),
+  commentId: z.number().int(),
+  replayContent: z.string(),
   /** The reply this one answers, or null (answering the comment itself, or the answered reply was deleted). */
-  replyId: number | null;
-  replyToName: string | null;
-  authorId: number | null;
-  authorName: string;
-  createdAt: string;
+  replyId: z.number().int().nullable(),
+  replyToName: z.string().nullable(),
+  authorId: z.number().int().nullable(),
+  authorName: z.string(),
+  createdAt: z.string(),
   /** The caller may delete it (its author, or a super administrator). */
-  canDelete: boolean;
-}
+  canDelete: z.boolean(),
+});
+export type ReplyRow = z.output<typeof replyRowSchema>;
 
-export interface CommentRow {
-  commentId: number;
-  topicId: string;
-  commentContent: string;
-  authorId: number | null;
-  authorName: string;
-  createdAt: string;
-  canDelete: boolean;
+export const commentRowSchema = z.object({
+  commentId: z.number().int(),
+  topicId: z.string(),
+  commentContent: z.string(),
+  authorId: z.number().int().nullable(),
+  authorName: z.string(),
+  createdAt: z.string(),
+  canDelete: z.boolean(),
   /** Oldest first. */
-  replies: ReplyRow[];
-}
+  replies: z.array(replyRowSchema),
+});
+export type CommentRow = z.output<typeof commentRowSchema>;
 
 const tags = ['comments'];
 export const commentsRoutes = routeTable({
@@ -74,6 +76,7 @@ export const commentsRoutes = routeTable({
     summary: 'The comments of a topic, newest first, each with its replies (oldest first)',
     tags,
     query: commentTopicQuery,
+    response: z.array(commentRowSchema),
   },
   add: {
     method: 'POST',
@@ -82,6 +85,7 @@ export const commentsRoutes = routeTable({
     summary: 'Add a comment to a topic; answers the comment',
     tags,
     body: commentAddBody,
+    response: commentRowSchema,
   },
   delete: {
     method: 'POST',
@@ -90,6 +94,7 @@ export const commentsRoutes = routeTable({
     summary: 'Delete a comment and its replies (its author or a super administrator)',
     tags,
     body: commentDeleteBody,
+    response: z.null(),
   },
   replyAdd: {
     method: 'POST',
@@ -98,6 +103,7 @@ export const commentsRoutes = routeTable({
     summary: 'Reply to a comment, or to a reply of it (replyId); answers the reply',
     tags,
     body: replyAddBody,
+    response: replyRowSchema,
   },
   replyDelete: {
     method: 'POST',
@@ -106,5 +112,6 @@ export const commentsRoutes = routeTable({
     summary: 'Delete a reply (its author or a super administrator)',
     tags,
     body: replyDeleteBody,
+    response: z.null(),
   },
 });

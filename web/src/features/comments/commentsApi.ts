@@ -1,13 +1,13 @@
-import { commentsRoutes, type CommentRow, type ReplyRow } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import { commentsRoutes } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
 
 export const commentKeys = { topic: (topicId: string) => ['comments', topicId] as const };
 
 const change = { keepEarlier: true } as const;
-export const fetchComments = (topicId: string) => callUntyped<CommentRow[]>(commentsRoutes.list, { topicId });
+export const fetchComments = (topicId: string) => call(commentsRoutes.list, { topicId });
 export const addComment = (topicId: string, commentContent: string) =>
-  callUntyped<CommentRow>(commentsRoutes.add, { topicId, commentContent }, change);
-export const deleteComment = (commentId: number) => callUntyped<null>(commentsRoutes.delete, { commentId }, change);
+  call(commentsRoutes.add, { topicId, commentContent }, change);
+export const deleteComment = (commentId: number) => call(commentsRoutes.delete, { commentId }, change);
 export const addReply = (commentId: number, replayContent: string, replyId?: number) =>
-  callUntyped<ReplyRow>(commentsRoutes.replyAdd, { commentId, replayContent, replyId }, change);
-export const deleteReply = (replayId: number) => callUntyped<null>(commentsRoutes.replyDelete, { replayId }, change);
+  call(commentsRoutes.replyAdd, { commentId, replayContent, replyId }, change);
+export const deleteReply = (replayId: number) => call(commentsRoutes.replyDelete, { replayId }, change);
