@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { zInt } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 import { optNumber } from '../platforms/fields.ts';
-import { PLATFORM_TYPES, type PlatformType } from '../platforms/kinds.ts';
-import type { DeviceState } from '../devices/index.ts';
-import type { CapacityRow, UpstreamPoint, WaterLevelSource } from '../sections/index.ts';
+import { PLATFORM_TYPES } from '../platforms/kinds.ts';
+import { DEVICE_STATES, type DeviceState } from '../devices/index.ts';
+import { WATER_LEVEL_SOURCES, type CapacityRow, type UpstreamPoint } from '../sections/index.ts';
 
 /**
  * The graphical monitor screens (spec §2 /monitor: platform displays, sketchMap, moduleMap, reservoirMap /
@@ -45,117 +45,139 @@ export const updatePositionBody = z.object({
     .describe('Remove the schematic (sketch) or the map placement'),
 });
 
-export interface ViewSite {
-  platformId: number;
-  type: PlatformType;
-  name: string;
-}
+export const viewSiteSchema = z.object({
+  platformId: z.number().int(),
+  type: z.enum(PLATFORM_TYPES),
+  name: z.string(),
+});
+export type ViewSite = z.output<typeof viewSiteSchema>;
 
-export interface DevicePosition {
-  deviceId: number;
-  sketchX: number | null;
-  sketchY: number | null;
-  lon: number | null;
-  lat: number | null;
-  updatedAt: string;
-}
+const deviceStateSchema = z.enum(DEVICE_STATES);
+const optNum = z.number().nullable();
+
+export const devicePositionSchema = z.object({
+  deviceId: z.number().int(),
+  sketchX: optNum,
+  sketchY: optNum,
+  lon: optNum,
+  lat: optNum,
+  updatedAt: z.string(),
+});
+export type DevicePosition = z.output<typeof devicePositionSchema>;
 
 /** A device as the monitor screens show it: its newest values and its state. */
-export interface ViewDevice {
-  deviceId: number;
-  deviceName: string;
-  number: string;
-  moduleId: number;
-  terminalId: number | null;
-  terminalName: string | null;
-  state: DeviceState;
-  lastSeenAt: string | null;
-  lastReadingAt: string | null;
+export const viewDeviceSchema = z.object({
+  deviceId: z.number().int(),
+  deviceName: z.string(),
+  number: z.string(),
+  moduleId: z.number().int(),
+  terminalId: z.number().int().nullable(),
+  terminalName: z.string().nullable(),
+  state: deviceStateSchema,
+  lastSeenAt: z.string().nullable(),
+  lastReadingAt: z.string().nullable(),
   /** The newest value of each quantity (see quantitiesOf(moduleId)). */
-  lastValues: Record<string, number>;
-  sketchX: number | null;
-  sketchY: number | null;
-  lon: number | null;
-  lat: number | null;
-}
+  lastValues: z.record(z.string(), z.number()),
+  sketchX: optNum,
+  sketchY: optNum,
+  lon: optNum,
+  lat: optNum,
+});
+export type ViewDevice = z.output<typeof viewDeviceSchema>;
 
-export interface ViewTerminal {
-  terminalId: number;
-  name: string;
-  serial: string;
-  manufacturer: string | null;
-  model: string | null;
-  protocolType: string;
+export const viewTerminalSchema = z.object({
+  terminalId: z.number().int(),
+  name: z.string(),
+  serial: z.string(),
+  manufacturer: z.string().nullable(),
+  model: z.string().nullable(),
+  protocolType: z.string(),
   /** Online when at least one of its devices is not offline. */
-  online: boolean;
+  online: z.boolean(),
   /** The newest last-seen time of its devices. */
-  lastSeenAt: string | null;
-  deviceIds: number[];
-}
+  lastSeenAt: z.string().nullable(),
+  deviceIds: z.array(z.number().int()),
+});
+export type ViewTerminal = z.output<typeof viewTerminalSchema>;
 
+export const stateCountsSchema = z.record(deviceStateSchema, z.number().int());
 export type StateCounts = Record<DeviceState, number>;
 
 /** A site overview: the header, its devices (newest values, states, placements) and its terminals. */
-export interface SiteOverview {
-  platformId: number;
-  type: PlatformType;
-  name: string;
-  description: string | null;
-  manager: string | null;
-  regionNames: string[];
-  lon: number | null;
-  lat: number | null;
+export const siteOverviewSchema = z.object({
+  platformId: z.number().int(),
+  type: z.enum(PLATFORM_TYPES),
+  name: z.string(),
+  description: z.string().nullable(),
+  manager: z.string().nullable(),
+  regionNames: z.array(z.string()),
+  lon: optNum,
+  lat: optNum,
   /** Schematic pictures: file ids (GET /api/v2/file/getOriginalImage?file_id=&token=). */
-  pictures: string[];
+  pictures: z.array(z.string()),
   /** The monitor types the site uses (bound types and types of its devices). */
-  moduleIds: number[];
-  stateCounts: StateCounts;
-  devices: ViewDevice[];
-  terminals: ViewTerminal[];
+  moduleIds: z.array(z.number().int()),
+  stateCounts: stateCountsSchema,
+  devices: z.array(viewDeviceSchema),
+  terminals: z.array(viewTerminalSchema),
   /** Sections with their core-wall device ids. */
-  sections: { segmentId: number; name: string; deviceIds: number[] }[];
-}
+  sections: z.array(z.object({ segmentId: z.number().int(), name: z.string(), deviceIds: z.array(z.number().int()) })),
+});
+export type SiteOverview = z.output<typeof siteOverviewSchema>;
 
 /** A point of the phreatic line: a core-wall piezometer or seepage-pressure device's water elevation. */
-export interface PhreaticPoint {
-  deviceId: number;
-  deviceName: string;
-  moduleId: number;
-  state: DeviceState;
+export const phreaticPointSchema = z.object({
+  deviceId: z.number().int(),
+  deviceName: z.string(),
+  moduleId: z.number().int(),
+  state: deviceStateSchema,
   /** Water elevation, m: a piezometer's level, or for seepage pressure (initial level or bottom) + kPa / 9.80665. */
-  level: number | null;
+  level: optNum,
   /** The raw value it came from (m or kPa). */
-  raw: number | null;
-  ts: string | null;
-}
+  raw: optNum,
+  ts: z.string().nullable(),
+});
+export type PhreaticPoint = z.output<typeof phreaticPointSchema>;
+
+const upstreamPointOut: z.ZodType<UpstreamPoint> = z.object({
+  x: z.number(),
+  y: z.number(),
+  elevation: z.number().optional(),
+});
+const capacityRowOut: z.ZodType<CapacityRow> = z.object({
+  index: z.number().int(),
+  waterLevelElevation: z.number(),
+  waterVolume: z.number(),
+});
 
 /** What the reservoir (dam section) view draws. */
-export interface ReservoirSectionView {
-  segmentId: number;
-  platformId: number;
-  name: string;
-  info: string | null;
-  bottomElevation: number | null;
-  upstreamCoords: UpstreamPoint[];
-  waterLevelSource: WaterLevelSource;
+export const reservoirSectionViewSchema = z.object({
+  segmentId: z.number().int(),
+  platformId: z.number().int(),
+  name: z.string(),
+  info: z.string().nullable(),
+  bottomElevation: optNum,
+  upstreamCoords: z.array(upstreamPointOut),
+  waterLevelSource: z.enum(WATER_LEVEL_SOURCES),
   /** The section's capacity table, or the site's when the section has none. */
-  capacity: CapacityRow[];
-  capacityOf: 'section' | 'site' | null;
+  capacity: z.array(capacityRowOut),
+  capacityOf: z.enum(['section', 'site']).nullable(),
   /**
    * The current water level: manual source, the manual level; auto, the newest level of the section's
    * water-level device (a core-wall device of types 3/11/16) or else of the site's first water-level device.
    */
-  waterLevel: {
-    value: number | null;
-    from: 'manual' | 'device' | null;
-    deviceId: number | null;
-    deviceName: string | null;
-    ts: string | null;
-  };
+  waterLevel: z.object({
+    value: optNum,
+    from: z.enum(['manual', 'device']).nullable(),
+    deviceId: z.number().int().nullable(),
+    deviceName: z.string().nullable(),
+    ts: z.string().nullable(),
+  }),
   /** The stored volume at the current level (10,000 m³), interpolated in the capacity table; null outside it. */
-  volume: number | null;
-  phreatic: PhreaticPoint[];
-}
+  volume: optNum,
+  phreatic: z.array(phreaticPointSchema),
+});
+export type ReservoirSectionView = z.output<typeof reservoirSectionViewSchema>;
 
 /**
  * The volume at a level by linear interpolation in a capacity table (rows in any order); null when the
@@ -204,6 +226,7 @@ export const monitorViewsRoutes = routeTable({
     summary: "Sites within the caller's data scope (optionally of one kind) for the site pickers of the screens",
     tags,
     query: viewPlatformsQuery,
+    response: z.array(viewSiteSchema),
   },
   overview: {
     method: 'GET',
@@ -213,6 +236,7 @@ export const monitorViewsRoutes = routeTable({
       'A site overview: header, state counts, devices with newest values, states and placements, terminals with online status, sections with their core-wall devices',
     tags,
     query: viewPlatformQuery,
+    response: siteOverviewSchema,
   },
   positions: {
     method: 'GET',
@@ -221,6 +245,7 @@ export const monitorViewsRoutes = routeTable({
     summary: "The placements of a site's devices on its schematic picture (0..1) and on the map (lon/lat)",
     tags,
     query: viewPlatformQuery,
+    response: z.array(devicePositionSchema),
   },
   updatePosition: {
     method: 'POST',
@@ -230,6 +255,7 @@ export const monitorViewsRoutes = routeTable({
       'Place a device: sketchX+sketchY (0..1; needs monitor:sketchMap) and/or lon+lat (needs monitor:moduleMap); clear=sketch|map removes one',
     tags,
     body: updatePositionBody,
+    response: z.null(),
   },
   reservoirSection: {
     method: 'GET',
@@ -239,5 +265,6 @@ export const monitorViewsRoutes = routeTable({
       'The dam section view in one call: upstream coordinates, bottom elevation, capacity table, current water level and stored volume, phreatic line points of the core-wall devices',
     tags,
     query: viewSectionQuery,
+    response: reservoirSectionViewSchema,
   },
 });

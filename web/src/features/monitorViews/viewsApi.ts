@@ -1,12 +1,5 @@
-import {
-  monitorViewsRoutes,
-  sectionsRoutes,
-  type ReservoirSectionView,
-  type SectionRow,
-  type SiteOverview,
-  type ViewSite,
-} from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import { monitorViewsRoutes, sectionsRoutes } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
 import { getToken } from '../../shared/storage.ts';
 
 /** Reads that several views may ask at the same moment: none cancels another. */
@@ -20,13 +13,11 @@ export const viewKeys = {
     ['monitorViews', 'reservoir', platformId ?? null, segmentId ?? null] as const,
 };
 
-export const fetchViewSites = () => callUntyped<ViewSite[]>(monitorViewsRoutes.platforms, {}, read);
-export const fetchOverview = (platformId: number) =>
-  callUntyped<SiteOverview>(monitorViewsRoutes.overview, { platformId }, read);
-export const fetchSections = (platformId: number) =>
-  callUntyped<SectionRow[]>(sectionsRoutes.byPlatform, { platformId }, read);
+export const fetchViewSites = () => call(monitorViewsRoutes.platforms, {}, read);
+export const fetchOverview = (platformId: number) => call(monitorViewsRoutes.overview, { platformId }, read);
+export const fetchSections = (platformId: number) => call(sectionsRoutes.byPlatform, { platformId }, read);
 export const fetchReservoirSection = (platformId: number, segmentId: number) =>
-  callUntyped<ReservoirSectionView>(monitorViewsRoutes.reservoirSection, { platformId, segmentId }, read);
+  call(monitorViewsRoutes.reservoirSection, { platformId, segmentId }, read);
 
 export type PlacementChange =
   | { deviceId: number; sketchX: number; sketchY: number }
@@ -35,7 +26,7 @@ export type PlacementChange =
 
 /** Saves a placement; several devices may be moved one after another (none cancels another). */
 export const savePlacement = (p: PlacementChange) =>
-  callUntyped<null>(monitorViewsRoutes.updatePosition, { ...p }, { keepEarlier: true });
+  call(monitorViewsRoutes.updatePosition, { ...p }, { keepEarlier: true });
 
 /** The address of a site picture for <img> (the token travels in the query, spec §7). */
 export function pictureUrl(fileId: string): string {

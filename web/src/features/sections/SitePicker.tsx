@@ -9,10 +9,10 @@ import {
   type PlatformType,
   type ViewSite,
 } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import { call } from '../../shared/api.ts';
 import { hasPermission, useSession } from '../../shared/session.ts';
-import { KIND_SCREENS } from '../platforms/kinds.ts';
-import { fetchPlatformChoices } from '../platforms/platformsApi.ts';
+import { KIND_SCREENS } from '../platforms/index.ts';
+import { fetchPlatformChoices } from '../platforms/index.ts';
 
 export interface SiteChoice {
   platformId: number;
@@ -40,7 +40,7 @@ const PER_KIND = 50;
 /** The sites of the caller's data scope of the given kinds whose name holds the keyword, first 50 per kind. */
 async function fetchScopeChoices(kinds: readonly PlatformType[], keyword: string): Promise<SiteChoice[]> {
   // One call: of the one kind asked for, else every kind of the scope.
-  const list = await callUntyped<ViewSite[]>(monitorViewsRoutes.platforms, kinds.length === 1 ? { type: kinds[0] } : {}, {
+  const list = await call(monitorViewsRoutes.platforms, kinds.length === 1 ? { type: kinds[0] } : {}, {
     keepEarlier: true,
     silent: true,
   }).catch(() => [] as ViewSite[]);
