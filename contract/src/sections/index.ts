@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { pageQuery, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
 import { LOGIN, perm, routeTable } from '../api/routes.ts';
 import { fromJsonText, optId, optNumber, optText, pixelPoint, reqNumber } from '../platforms/fields.ts';
-import type { PlatformType } from '../platforms/kinds.ts';
-import type { DeviceState } from '../devices/index.ts';
+import { PLATFORM_TYPES } from '../platforms/kinds.ts';
+import { DEVICE_STATES } from '../devices/index.ts';
 
 /**
  * Sections (segments, spec §3 "Segment") of reservoirs, rivers, hazard points and slopes: the upstream-face
@@ -111,80 +111,94 @@ export const riverWaterAddBody = z.object({
 });
 export const riverWaterIdBody = z.object({ id: zInt() });
 
-export interface SectionRow {
-  segmentId: number;
-  platformId: number;
-  platformName: string;
-  platformType: PlatformType;
-  name: string;
-  info: string | null;
-  bottomElevation: number | null;
-  upstreamCoords: UpstreamPoint[];
-  waterLevelSource: WaterLevelSource;
-  manualWaterLevel: number | null;
-  fileId: string | null;
-  /** Where the section sits on the site's schematic, in pixels. */
-  position: { x: number; y: number } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** Output shapes: what the server answers (strict types, no form conversion). */
+const upstreamPointOut = z.object({ x: z.number(), y: z.number(), elevation: z.number().optional() });
+const ts = z.string();
 
-export interface HeartWallBinding {
-  id: number;
-  segmentId: number;
-  deviceId: number;
-  createdAt: string;
-}
+export const sectionRowSchema = z.object({
+  segmentId: z.number().int(),
+  platformId: z.number().int(),
+  platformName: z.string(),
+  platformType: z.enum(PLATFORM_TYPES),
+  name: z.string(),
+  info: z.string().nullable(),
+  bottomElevation: z.number().nullable(),
+  upstreamCoords: z.array(upstreamPointOut),
+  waterLevelSource: z.enum(WATER_LEVEL_SOURCES),
+  manualWaterLevel: z.number().nullable(),
+  fileId: z.string().nullable(),
+  /** Where the section sits on the site's schematic, in pixels. */
+  position: z.object({ x: z.number(), y: z.number() }).nullable(),
+  createdAt: ts,
+  updatedAt: ts,
+});
+export type SectionRow = z.output<typeof sectionRowSchema>;
+
+export const heartWallBindingSchema = z.object({
+  id: z.number().int(),
+  segmentId: z.number().int(),
+  deviceId: z.number().int(),
+  createdAt: ts,
+});
+export type HeartWallBinding = z.output<typeof heartWallBindingSchema>;
 
 /** A device of a section's site, as listed by getModuleAndDeviceBySegmentId. */
-export interface SegmentDevice {
-  deviceId: number;
-  deviceName: string;
-  number: string;
-  state: DeviceState;
+export const segmentDeviceSchema = z.object({
+  deviceId: z.number().int(),
+  deviceName: z.string(),
+  number: z.string(),
+  state: z.enum(DEVICE_STATES),
   /** The id of its core-wall binding to this section, null when it is not bound. */
-  heartWallBindingId: number | null;
-}
+  heartWallBindingId: z.number().int().nullable(),
+});
+export type SegmentDevice = z.output<typeof segmentDeviceSchema>;
 
 /** One monitor type of a section's site with its devices (getModuleAndDeviceBySegmentId). */
-export interface SegmentModuleDevices {
-  moduleId: number;
+export const segmentModuleDevicesSchema = z.object({
+  moduleId: z.number().int(),
   /** The monitor type's name in the caller's language (language header). */
-  moduleName: string;
-  devices: SegmentDevice[];
-}
+  moduleName: z.string(),
+  devices: z.array(segmentDeviceSchema),
+});
+export type SegmentModuleDevices = z.output<typeof segmentModuleDevicesSchema>;
 
+const sectionRef = z.object({ segmentId: z.number().int(), name: z.string() });
 /** A water-level device (monitor types 3, 11, 16) with what it is bound to (getSegmentWaterDeviceListPage). */
-export interface SegmentWaterDevice {
-  deviceId: number;
-  deviceName: string;
-  number: string;
-  moduleId: number;
-  moduleName: string;
-  platformId: number;
-  platformName: string;
-  terminalId: number | null;
-  terminalName: string | null;
-  state: DeviceState;
-  lastReadingAt: string | null;
+export const segmentWaterDeviceSchema = z.object({
+  deviceId: z.number().int(),
+  deviceName: z.string(),
+  number: z.string(),
+  moduleId: z.number().int(),
+  moduleName: z.string(),
+  platformId: z.number().int(),
+  platformName: z.string(),
+  terminalId: z.number().int().nullable(),
+  terminalName: z.string().nullable(),
+  state: z.enum(DEVICE_STATES),
+  lastReadingAt: ts.nullable(),
   /** The newest water level it reported, m. */
-  lastWaterLevel: number | null;
+  lastWaterLevel: z.number().nullable(),
   /** The sections of its site whose water level comes from the devices automatically. */
-  autoSections: { segmentId: number; name: string }[];
+  autoSections: z.array(sectionRef),
   /** The sections this device is bound to as a core-wall device. */
-  heartWallSections: { segmentId: number; name: string }[];
-}
+  heartWallSections: z.array(sectionRef),
+});
+export type SegmentWaterDevice = z.output<typeof segmentWaterDeviceSchema>;
 
-export interface RiverWaterElevationRow {
-  id: number;
-  segmentId: number;
-  segmentName: string;
-  platformId: number;
-  platformName: string;
-  time: string;
-  elevation: number;
-  createdAt: string;
-}
+export const riverWaterElevationRowSchema = z.object({
+  id: z.number().int(),
+  segmentId: z.number().int(),
+  segmentName: z.string(),
+  platformId: z.number().int(),
+  platformName: z.string(),
+  time: ts,
+  elevation: z.number(),
+  createdAt: ts,
+});
+export type RiverWaterElevationRow = z.output<typeof riverWaterElevationRowSchema>;
+
+/** A capacity table as answered. */
+const capacityRowOut = z.object({ index: z.number().int(), waterLevelElevation: z.number(), waterVolume: z.number() });
 
 const base = '/api/v2/data/information/segment';
 const tags = ['sections'];
@@ -199,6 +213,7 @@ export const sectionsRoutes = routeTable({
     summary: "The sections of a site within the caller's data scope",
     tags,
     query: sectionPlatformQuery,
+    response: z.array(sectionRowSchema),
   },
   list: {
     method: 'GET',
@@ -208,6 +223,7 @@ export const sectionsRoutes = routeTable({
       "Sections of the sites within the caller's data scope, paged; platformId, keyword; sortField name|createdAt|platformName",
     tags,
     query: sectionListQuery,
+    response: zPage(sectionRowSchema),
   },
   add: {
     method: 'POST',
@@ -216,6 +232,7 @@ export const sectionsRoutes = routeTable({
     summary: 'Add a section to a reservoir, river, hazard point or slope',
     tags,
     body: sectionAddBody,
+    response: z.object({ segmentId: z.number().int() }),
   },
   edit: {
     method: 'POST',
@@ -224,6 +241,7 @@ export const sectionsRoutes = routeTable({
     summary: 'Edit a section',
     tags,
     body: sectionEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -232,6 +250,7 @@ export const sectionsRoutes = routeTable({
     summary: 'Delete a section with its capacity table, core-wall bindings and water elevations',
     tags,
     body: sectionIdBody,
+    response: z.null(),
   },
   updatePosition: {
     method: 'POST',
@@ -240,6 +259,7 @@ export const sectionsRoutes = routeTable({
     summary: "Place a section on the site's schematic (pixels)",
     tags,
     body: sectionPositionBody,
+    response: z.null(),
   },
   setUpstreamCoords: {
     method: 'POST',
@@ -248,6 +268,7 @@ export const sectionsRoutes = routeTable({
     summary: 'Set the upstream-face (dam section) coordinates: at least 3 points',
     tags,
     body: sectionUpstreamBody,
+    response: z.null(),
   },
   setWaterLevel: {
     method: 'POST',
@@ -257,6 +278,7 @@ export const sectionsRoutes = routeTable({
       'Set the water level source: auto needs a water-level device on the site; manual takes a level between the bottom elevation and the highest upstream point',
     tags,
     body: sectionWaterLevelBody,
+    response: z.null(),
   },
   capacityList: {
     method: 'GET',
@@ -265,6 +287,7 @@ export const sectionsRoutes = routeTable({
     summary: 'The capacity (storage) table of a site or one of its sections',
     tags,
     query: capacityQuery,
+    response: z.array(capacityRowOut),
   },
   reservoirCapacityList: {
     method: 'GET',
@@ -273,6 +296,7 @@ export const sectionsRoutes = routeTable({
     summary: "The capacity (storage) table of a site or one of its sections (the spec's path)",
     tags,
     query: capacityQuery,
+    response: z.array(capacityRowOut),
   },
   setCapacityList: {
     method: 'POST',
@@ -281,6 +305,7 @@ export const sectionsRoutes = routeTable({
     summary: 'Replace the capacity table: volumes must not fall as the level rises',
     tags,
     body: capacitySetBody,
+    response: z.null(),
   },
   heartWallDevices: {
     method: 'GET',
@@ -289,6 +314,7 @@ export const sectionsRoutes = routeTable({
     summary: 'The core-wall devices of a section',
     tags,
     query: sectionIdQuery,
+    response: z.array(heartWallBindingSchema),
   },
   bindHeartWall: {
     method: 'POST',
@@ -297,6 +323,7 @@ export const sectionsRoutes = routeTable({
     summary: "Bind a device of the section's site as a core-wall device",
     tags,
     body: heartWallBindBody,
+    response: z.null(),
   },
   bindHeartWallMany: {
     method: 'POST',
@@ -305,6 +332,7 @@ export const sectionsRoutes = routeTable({
     summary: "Bind several devices of the section's site as core-wall devices (all or none)",
     tags,
     body: heartWallBindManyBody,
+    response: z.null(),
   },
   deleteHeartWall: {
     method: 'POST',
@@ -313,6 +341,7 @@ export const sectionsRoutes = routeTable({
     summary: 'Remove a core-wall binding (by its id)',
     tags,
     body: heartWallIdBody,
+    response: z.null(),
   },
   moduleAndDevices: {
     method: 'GET',
@@ -322,6 +351,7 @@ export const sectionsRoutes = routeTable({
       "The devices of a section's site grouped by monitor type (names in the caller's language), with their core-wall binding to the section",
     tags,
     query: sectionIdQuery,
+    response: z.array(segmentModuleDevicesSchema),
   },
   waterDevices: {
     method: 'GET',
@@ -331,6 +361,7 @@ export const sectionsRoutes = routeTable({
       "Water-level devices (monitor types 3, 11, 16) of a section's site, of a site, or of every site in the caller's data scope, paged, with terminal, site and section bindings; sortField deviceName|number|platformName|lastReadingAt",
     tags,
     query: segmentWaterDeviceQuery,
+    response: zPage(segmentWaterDeviceSchema),
   },
   riverWaterList: {
     method: 'GET',
@@ -339,6 +370,7 @@ export const sectionsRoutes = routeTable({
     summary: 'Manually entered river water elevations, paged, newest first unless sortOrder=ascend',
     tags,
     query: riverWaterListQuery,
+    response: zPage(riverWaterElevationRowSchema),
   },
   riverWaterAdd: {
     method: 'POST',
@@ -347,6 +379,7 @@ export const sectionsRoutes = routeTable({
     summary: 'Enter a river water elevation for a section of a river',
     tags,
     body: riverWaterAddBody,
+    response: z.object({ id: z.number().int() }),
   },
   riverWaterDelete: {
     method: 'POST',
@@ -355,5 +388,6 @@ export const sectionsRoutes = routeTable({
     summary: 'Delete a river water elevation',
     tags,
     body: riverWaterIdBody,
+    response: z.null(),
   },
 });

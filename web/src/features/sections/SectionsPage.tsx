@@ -4,14 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Button, Card, Flex, Input, Popconfirm, Table, Tag, Tooltip, Typography, message } from 'antd';
 import type { TableColumnsType, TableProps } from 'antd';
 import { NodeIndexOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { MIN_UPSTREAM_COORDS, SECTION_PLATFORM_TYPES, type SectionRow } from '@geosentry/contract';
+import { MIN_UPSTREAM_COORDS, SECTION_PLATFORM_TYPES, SECTION_SORT_FIELDS, type SectionRow } from '@geosentry/contract';
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
 import { formatTime } from '../../shared/time.ts';
 import { SitePicker } from './SitePicker.tsx';
 import { SectionDrawer, type SectionTarget } from './SectionDrawer.tsx';
 import {
-  SECTION_SORT_FIELDS,
   deleteSection,
   fetchSections,
   sectionKeys,

@@ -1,17 +1,13 @@
 import {
+  SECTION_SORT_FIELDS,
   sectionsRoutes,
   type CapacityRow,
-  type HeartWallBinding,
-  type Page,
-  type RiverWaterElevationRow,
-  type SectionRow,
   type UpstreamPoint,
   type WaterLevelSource,
 } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import { call } from '../../shared/api.ts';
 
 export type SortOrder = 'ascend' | 'descend';
-export const SECTION_SORT_FIELDS = ['name', 'createdAt', 'platformName'] as const;
 export type SectionSortField = (typeof SECTION_SORT_FIELDS)[number];
 
 export interface SectionListParams {
@@ -58,38 +54,33 @@ const fields = (v: SectionFormValues) => ({
   bottomElevation: v.bottomElevation ?? undefined,
 });
 
-export const fetchSections = (p: SectionListParams) => callUntyped<Page<SectionRow>>(sectionsRoutes.list, { ...p });
+export const fetchSections = (p: SectionListParams) => call(sectionsRoutes.list, { ...p });
 export const fetchSectionsOfSite = (platformId: number) =>
-  callUntyped<SectionRow[]>(sectionsRoutes.byPlatform, { platformId }, { keepEarlier: true });
+  call(sectionsRoutes.byPlatform, { platformId }, { keepEarlier: true });
 export const addSection = (platformId: number, v: SectionFormValues) =>
-  callUntyped<{ segmentId: number }>(sectionsRoutes.add, { platformId, ...fields(v) }, change);
+  call(sectionsRoutes.add, { platformId, ...fields(v) }, change);
 export const editSection = (segmentId: number, v: SectionFormValues) =>
-  callUntyped<null>(sectionsRoutes.edit, { segmentId, ...fields(v) }, change);
-export const deleteSection = (segmentId: number) => callUntyped<null>(sectionsRoutes.delete, { segmentId }, change);
+  call(sectionsRoutes.edit, { segmentId, ...fields(v) }, change);
+export const deleteSection = (segmentId: number) => call(sectionsRoutes.delete, { segmentId }, change);
 
 /** Lists of objects travel as JSON text in one form field (the contract parses it). */
 export const setUpstreamCoords = (segmentId: number, coords: UpstreamPoint[]) =>
-  callUntyped<null>(sectionsRoutes.setUpstreamCoords, { segmentId, coords: JSON.stringify(coords) }, change);
+  call(sectionsRoutes.setUpstreamCoords, { segmentId, coords: JSON.stringify(coords) }, change);
 export const setWaterLevel = (segmentId: number, source: WaterLevelSource, level: number | undefined) =>
-  callUntyped<null>(
-    sectionsRoutes.setWaterLevel,
-    { segmentId, source, level: source === 'manual' ? level : undefined },
-    change,
-  );
+  call(sectionsRoutes.setWaterLevel, { segmentId, source, level: source === 'manual' ? level : undefined }, change);
 
 export const fetchCapacity = (platformId: number, segmentId: number | undefined) =>
-  callUntyped<CapacityRow[]>(sectionsRoutes.capacityList, { platformId, segmentId }, { keepEarlier: true });
+  call(sectionsRoutes.capacityList, { platformId, segmentId }, { keepEarlier: true });
 export const saveCapacity = (platformId: number, segmentId: number | undefined, rows: CapacityRow[]) =>
-  callUntyped<null>(sectionsRoutes.setCapacityList, { platformId, segmentId, rows: JSON.stringify(rows) }, change);
+  call(sectionsRoutes.setCapacityList, { platformId, segmentId, rows: JSON.stringify(rows) }, change);
 
 export const fetchHeartWall = (segmentId: number) =>
-  callUntyped<HeartWallBinding[]>(sectionsRoutes.heartWallDevices, { segmentId }, { keepEarlier: true });
+  call(sectionsRoutes.heartWallDevices, { segmentId }, { keepEarlier: true });
 export const bindHeartWall = (segmentId: number, deviceIds: number[]) =>
-  callUntyped<null>(sectionsRoutes.bindHeartWallMany, { segmentId, deviceIds }, change);
-export const unbindHeartWall = (id: number) => callUntyped<null>(sectionsRoutes.deleteHeartWall, { id }, change);
+  call(sectionsRoutes.bindHeartWallMany, { segmentId, deviceIds }, change);
+export const unbindHeartWall = (id: number) => call(sectionsRoutes.deleteHeartWall, { id }, change);
 
-export const fetchRiverWater = (p: RiverWaterListParams) =>
-  callUntyped<Page<RiverWaterElevationRow>>(sectionsRoutes.riverWaterList, { ...p });
+export const fetchRiverWater = (p: RiverWaterListParams) => call(sectionsRoutes.riverWaterList, { ...p });
 export const addRiverWater = (segmentId: number, time: string, elevation: number) =>
-  callUntyped<{ id: number }>(sectionsRoutes.riverWaterAdd, { segmentId, time, elevation }, change);
-export const deleteRiverWater = (id: number) => callUntyped<null>(sectionsRoutes.riverWaterDelete, { id }, change);
+  call(sectionsRoutes.riverWaterAdd, { segmentId, time, elevation }, change);
+export const deleteRiverWater = (id: number) => call(sectionsRoutes.riverWaterDelete, { id }, change);
