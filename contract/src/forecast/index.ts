@@ -132,44 +132,47 @@ export type FitConvention = (typeof FIT_CONVENTIONS)[number];
 export const FIT_CONVENTION_OF: Record<PredictionType, FitConvention> = { 0: 'oneStepAhead', 1: 'allResiduals' };
 
 /** Fit statistics of a prediction. */
-export interface FitStats {
+export const fitStatsSchema = z.object({
   /** Which residuals C and P are computed on (see FitConvention), and how many. */
-  convention: FitConvention;
-  residualCount: number;
+  convention: z.enum(FIT_CONVENTIONS),
+  residualCount: z.number().int(),
   /** Root mean square error of values 2..n (both models), in the series' unit. */
-  rmse: number;
+  rmse: z.number(),
   /** Mean absolute percentage error of values 2..n, in percent (values equal to 0 are left out; null when all are 0). */
-  mape: number | null;
+  mape: z.number().nullable(),
   /** Posterior variance ratio C = S2 / S1 (population standard deviations; S1 of the sample, S2 of the residuals). */
-  c: number;
+  c: z.number(),
   /** Small-error probability P = share of residuals with |e - mean(e)| < 0.6745 * S1. */
-  p: number;
-  grade: AccuracyGrade;
-}
+  p: z.number(),
+  grade: z.enum(ACCURACY_GRADES),
+});
+export type FitStats = z.output<typeof fitStatsSchema>;
 
 /** GM(1,1) details: the whitening equation dx1/dt + a*x1 = b and the class-ratio (smoothness) check. */
-export interface GmDetails {
+export const gmDetailsSchema = z.object({
   /** Development coefficient. */
-  a: number;
+  a: z.number(),
   /** Grey input. */
-  b: number;
+  b: z.number(),
   /** Class ratios x0(k-1)/x0(k), k = 2..n (of the shifted sample when shifted). */
-  classRatios: number[];
+  classRatios: z.array(z.number()),
   /** The admissible interval (e^(-2/(n+1)), e^(2/(n+1))). */
-  classRatioRange: [number, number];
+  classRatioRange: z.tuple([z.number(), z.number()]),
   /** Whether every class ratio lies in the interval (when not, the model may be unreliable: the answer still comes). */
-  classRatioPassed: boolean;
-}
+  classRatioPassed: z.boolean(),
+});
+export type GmDetails = z.output<typeof gmDetailsSchema>;
 
 /** Holt details: smoothing constants found by minimising the sum of squared one-step errors on a 0.01 grid. */
-export interface HoltDetails {
-  alpha: number;
-  beta: number;
+export const holtDetailsSchema = z.object({
+  alpha: z.number(),
+  beta: z.number(),
   /** Final level and trend (the forecast h steps ahead is level + h * trend). */
-  level: number;
-  trend: number;
-  sse: number;
-}
+  level: z.number(),
+  trend: z.number(),
+  sse: z.number(),
+});
+export type HoltDetails = z.output<typeof holtDetailsSchema>;
 
 /**
  * The answer of getPrediction and gmPrediction. Both carry the same fields so the screen can show either:
@@ -185,23 +188,24 @@ export interface HoltDetails {
  * the first being 0 (`allResiduals`; the series 2.874, 3.278, 3.337, 3.390, 3.679 gives C = 0.2125, P = 1, good).
  * Values built by arithmetic are answered without float noise (12 significant digits).
  */
-export interface PredictionAnswer {
-  type: PredictionType;
-  method: 'holt' | 'gm11';
-  sampleNum: number;
-  predictNum: number;
-  sample: number[];
-  fitted: number[];
-  residuals: number[];
-  predicted: number[];
-  stats: FitStats;
+export const predictionAnswerSchema = z.object({
+  type: z.union([z.literal(0), z.literal(1)]),
+  method: z.enum(['holt', 'gm11']),
+  sampleNum: z.number().int(),
+  predictNum: z.number().int(),
+  sample: z.array(z.number()),
+  fitted: z.array(z.number()),
+  residuals: z.array(z.number()),
+  predicted: z.array(z.number()),
+  stats: fitStatsSchema,
   /** Constant added before fitting (GM(1,1) with values <= 0), else 0. */
-  shift: number;
-  gm: GmDetails | null;
-  holt: HoltDetails | null;
+  shift: z.number(),
+  gm: gmDetailsSchema.nullable(),
+  holt: holtDetailsSchema.nullable(),
   /** Translated remarks for the user (shift applied, class-ratio check failed, ...). */
-  notes: string[];
-}
+  notes: z.array(z.string()),
+});
+export type PredictionAnswer = z.output<typeof predictionAnswerSchema>;
 
 /** Why an inverse-velocity estimate does not apply. */
 export const INVERSE_VELOCITY_REASONS = ['notMoving', 'notAccelerating', 'poorFit'] as const;
@@ -211,19 +215,12 @@ export type InverseVelocityReason = (typeof INVERSE_VELOCITY_REASONS)[number];
  * One velocity point: t (epoch ms) is the midpoint of the difference window (the velocity over an interval is
  * the mean velocity, best placed at its middle), v (mm/day), inv = 1/v (day/mm; null when v <= 0).
  */
-export interface VelocityPoint {
-  t: number;
-  v: number;
-  inv: number | null;
-}
+export const velocityPointSchema = z.object({ t: z.number(), v: z.number(), inv: z.number().nullable() });
+export type VelocityPoint = z.output<typeof velocityPointSchema>;
 
 /** A point of the fitted line 1/v = intercept + slope * t, with the band of +- 2 residual standard errors. */
-export interface InverseLinePoint {
-  t: number;
-  inv: number;
-  low: number;
-  high: number;
-}
+export const inverseLinePointSchema = z.object({ t: z.number(), inv: z.number(), low: z.number(), high: z.number() });
+export type InverseLinePoint = z.output<typeof inverseLinePointSchema>;
 
 /**
  * The answer of inverseVelocity (Fukuzono's method; decision support, not a warning by itself).
@@ -237,22 +234,32 @@ export interface InverseLinePoint {
  * translated `reasonText`) when the movement is not accelerating (slope >= 0), too few velocities are
  * positive, or the line explains too little (R^2 < 0.5).
  */
-export interface InverseVelocityAnswer {
-  decisionSupport: true;
-  applicable: boolean;
-  reason: InverseVelocityReason | null;
-  reasonText: string | null;
-  window: number;
-  velocities: VelocityPoint[];
+export const inverseVelocityAnswerSchema = z.object({
+  decisionSupport: z.literal(true),
+  applicable: z.boolean(),
+  reason: z.enum(INVERSE_VELOCITY_REASONS).nullable(),
+  reasonText: z.string().nullable(),
+  window: z.number().int(),
+  velocities: z.array(velocityPointSchema),
   /** Slope in (day/mm) per day, intercept in day/mm at `t0`, R^2, residual standard error (day/mm), points used. */
-  fit: { t0: number; slope: number; intercept: number; r2: number; residualStdError: number; n: number } | null;
+  fit: z
+    .object({
+      t0: z.number(),
+      slope: z.number(),
+      intercept: z.number(),
+      r2: z.number(),
+      residualStdError: z.number(),
+      n: z.number().int(),
+    })
+    .nullable(),
   /** Predicted failure time (epoch ms) and its band; null when not applicable. */
-  failureTime: number | null;
-  failureTimeEarliest: number | null;
-  failureTimeLatest: number | null;
+  failureTime: z.number().nullable(),
+  failureTimeEarliest: z.number().nullable(),
+  failureTimeLatest: z.number().nullable(),
   /** The fitted line from the first velocity to the predicted failure time (for the chart). */
-  line: InverseLinePoint[];
-}
+  line: z.array(inverseLinePointSchema),
+});
+export type InverseVelocityAnswer = z.output<typeof inverseVelocityAnswerSchema>;
 
 const tags = ['forecast'];
 const A = '/api/v2/data/algorithm';
@@ -265,6 +272,7 @@ export const forecastRoutes = routeTable({
     summary: "Predict a series with Holt's double exponential smoothing (type 0)",
     tags,
     body: holtBody,
+    response: predictionAnswerSchema,
   },
   gmPrediction: {
     method: 'POST',
@@ -273,6 +281,7 @@ export const forecastRoutes = routeTable({
     summary: 'Predict a series with the grey model GM(1,1) (type 1)',
     tags,
     body: gmBody,
+    response: predictionAnswerSchema,
   },
   inverseVelocity: {
     method: 'POST',
@@ -281,6 +290,7 @@ export const forecastRoutes = routeTable({
     summary: 'Inverse-velocity (Fukuzono) failure-time estimate of a displacement series; decision support',
     tags,
     body: inverseVelocityBody,
+    response: inverseVelocityAnswerSchema,
   },
 });
 

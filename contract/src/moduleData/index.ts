@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { decimalInt, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 import { optEnum, optInt, optNum } from '../devices/fields.ts';
-import type { DeviceState } from '../devices/index.ts';
+import { DEVICE_STATES } from '../devices/index.ts';
 import {
   AGGREGATIONS,
   MODULE_DATA_LIMITS,
@@ -12,12 +12,9 @@ import {
   SMOOTH_METHODS,
   STATISTICS_TYPES,
   TIME_RANGES,
+  REPORT_STATS,
   parseTime,
-  type Aggregation,
   type ReportStat,
-  type ReportTemplate,
-  type SmoothMethod,
-  type StatisticsType,
 } from './helpers.ts';
 
 export * from './helpers.ts';
@@ -191,39 +188,47 @@ export const moduleReportQuery = z.object({
 // --------------------------------------------------------------------------------------------- answers
 
 /** Who a device is, in every answer about devices. */
-export interface DeviceRef {
-  deviceId: number;
-  deviceName: string;
-  number: string;
-  moduleId: number;
-  platformId: number;
-  platformName: string;
-}
+export const deviceRefSchema = z.object({
+  deviceId: z.number().int(),
+  deviceName: z.string(),
+  number: z.string(),
+  moduleId: z.number().int(),
+  platformId: z.number().int(),
+  platformName: z.string(),
+});
+export type DeviceRef = z.output<typeof deviceRefSchema>;
+
+const num = z.number();
+const optNumOut = z.number().nullable();
+const isoOrNull = z.string().nullable();
+const deviceStateSchema = z.enum(DEVICE_STATES);
 
 /** A device's newest values (getRealTimeData, getRealTimeDataByPlatformId, business status). */
-export interface RealTimeDevice extends DeviceRef {
+export const realTimeDeviceSchema = deviceRefSchema.extend({
   /** Monitor type name in the request language. */
-  moduleName: string;
-  state: DeviceState;
+  moduleName: z.string(),
+  state: deviceStateSchema,
   /** Seen within its offline hours (device offline_hours, else the server default). */
-  online: boolean;
-  lastSeenAt: string | null;
-  lastReadingAt: string | null;
+  online: z.boolean(),
+  lastSeenAt: isoOrNull,
+  lastReadingAt: isoOrNull,
   /** The newest value of each quantity. */
-  values: Record<string, number>;
+  values: z.record(z.string(), num),
   /** Unit of each quantity of the type (quantitiesOf). */
-  units: Record<string, string>;
-  battery: number | null;
-  voltage: number | null;
-}
+  units: z.record(z.string(), z.string()),
+  battery: optNumOut,
+  voltage: optNumOut,
+});
+export type RealTimeDevice = z.output<typeof realTimeDeviceSchema>;
 
 /** A tilt device's newest values (module 9) with the resultant tilt and its azimuth (tiltResultant). */
-export interface ClinometerRealTime extends RealTimeDevice {
-  tiltX: number | null;
-  tiltY: number | null;
-  resultant: number | null;
-  azimuth: number | null;
-}
+export const clinometerRealTimeSchema = realTimeDeviceSchema.extend({
+  tiltX: optNumOut,
+  tiltY: optNumOut,
+  resultant: optNumOut,
+  azimuth: optNumOut,
+});
+export type ClinometerRealTime = z.output<typeof clinometerRealTimeSchema>;
 
 /**
  * One point of a series. Aggregated points: ts = bucket start (local, see design notes), value = the bucket's
@@ -234,194 +239,204 @@ export interface ClinometerRealTime extends RealTimeDevice {
  * the first value of the window. For a downsampled `original` series they are computed on the full raw
  * series before downsampling.
  */
-export interface HistoryPoint {
-  ts: string;
-  value: number;
-  min?: number;
-  max?: number;
-  count?: number;
+export const historyPointSchema = z.object({
+  ts: z.string(),
+  value: num,
+  min: num.optional(),
+  max: num.optional(),
+  count: z.number().int().optional(),
   /** Aggregated points: the sum of the bucket's readings (e.g. rainfall per hour or day). */
-  sum?: number;
-  rate: number | null;
-  acceleration: number | null;
-  variation: number;
-}
+  sum: num.optional(),
+  rate: optNumOut,
+  acceleration: optNumOut,
+  variation: num,
+});
+export type HistoryPoint = z.output<typeof historyPointSchema>;
 
-export interface HistorySeries {
-  quantity: string;
-  label: string;
-  unit: string;
+const aggregateSchema = z.enum(['sum', 'avg']);
+export const historySeriesSchema = z.object({
+  quantity: z.string(),
+  label: z.string(),
+  unit: z.string(),
   /** How buckets of the quantity combine: 'sum' (accumulated, e.g. rainfall: value = bucket sum) or 'avg'. */
-  aggregate: 'sum' | 'avg';
+  aggregate: aggregateSchema,
   /** Raw readings (original) or buckets (aggregated) in the window, before downsampling. */
-  total: number;
+  total: z.number().int(),
   /** True when LTTB reduced the series to maxPoints (the global min and max points are always kept). */
-  downsampled: boolean;
-  points: HistoryPoint[];
-}
+  downsampled: z.boolean(),
+  points: z.array(historyPointSchema),
+});
+export type HistorySeries = z.output<typeof historySeriesSchema>;
 
-export interface HistoryDevice extends DeviceRef {
-  series: HistorySeries[];
-}
+export const historyDeviceSchema = deviceRefSchema.extend({ series: z.array(historySeriesSchema) });
+export type HistoryDevice = z.output<typeof historyDeviceSchema>;
 
 /** getHistoricalData and ionosphere/getHistoricalData. */
-export interface HistoricalData {
-  from: string;
-  to: string;
-  aggregation: Aggregation;
+export const historicalDataSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  aggregation: z.enum(AGGREGATIONS),
   /** The zone whose calendar the buckets follow. */
-  timeZone: string;
-  devices: HistoryDevice[];
-}
+  timeZone: z.string(),
+  devices: z.array(historyDeviceSchema),
+});
+export type HistoricalData = z.output<typeof historicalDataSchema>;
 
 /** Statistics of one quantity over a window (null when it has no readings). */
-export interface QuantityStats {
-  quantity: string;
-  label: string;
-  unit: string;
+export const quantityStatsSchema = z.object({
+  quantity: z.string(),
+  label: z.string(),
+  unit: z.string(),
   /** 'sum' for an accumulated quantity (rainfall): its figure over the window is `sum`. */
-  aggregate: 'sum' | 'avg';
-  count: number;
+  aggregate: aggregateSchema,
+  count: z.number().int(),
   /** Sum of the readings. */
-  sum: number | null;
-  max: number | null;
-  maxTs: string | null;
-  min: number | null;
-  minTs: string | null;
-  avg: number | null;
-  first: number | null;
-  firstTs: string | null;
-  last: number | null;
-  lastTs: string | null;
+  sum: optNumOut,
+  max: optNumOut,
+  maxTs: isoOrNull,
+  min: optNumOut,
+  minTs: isoOrNull,
+  avg: optNumOut,
+  first: optNumOut,
+  firstTs: isoOrNull,
+  last: optNumOut,
+  lastTs: isoOrNull,
   /** last minus first. */
-  change: number | null;
-}
+  change: optNumOut,
+});
+export type QuantityStats = z.output<typeof quantityStatsSchema>;
 
-export interface MaxMinAvgData extends DeviceRef {
-  from: string;
-  to: string;
-  timeZone: string;
-  stats: QuantityStats[];
-}
+export const maxMinAvgDataSchema = deviceRefSchema.extend({
+  from: z.string(),
+  to: z.string(),
+  timeZone: z.string(),
+  stats: z.array(quantityStatsSchema),
+});
+export type MaxMinAvgData = z.output<typeof maxMinAvgDataSchema>;
 
 /** getAvgDataForClinometer: average tilt per device over the window and the resultant of the averages. */
-export interface ClinometerAvg extends DeviceRef {
-  count: number;
-  tiltX: number | null;
-  tiltY: number | null;
-  resultant: number | null;
-  azimuth: number | null;
-}
+export const clinometerAvgSchema = deviceRefSchema.extend({
+  count: z.number().int(),
+  tiltX: optNumOut,
+  tiltY: optNumOut,
+  resultant: optNumOut,
+  azimuth: optNumOut,
+});
+export type ClinometerAvg = z.output<typeof clinometerAvgSchema>;
 
-export interface SmoothPreview {
-  deviceId: number;
-  quantity: string;
-  method: SmoothMethod;
-  window: number;
-  from: string;
-  to: string;
-  points: { ts: string; original: number; smoothed: number }[];
-}
+export const smoothPreviewSchema = z.object({
+  deviceId: z.number().int(),
+  quantity: z.string(),
+  method: z.enum(SMOOTH_METHODS),
+  window: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  points: z.array(z.object({ ts: z.string(), original: num, smoothed: num })),
+});
+export type SmoothPreview = z.output<typeof smoothPreviewSchema>;
 
 /** POST smoothHandleData: readings whose value changed (each previous value is kept in the edit log). */
-export interface SmoothResult {
-  changed: number;
-  from: string;
-  to: string;
-}
-export interface DeleteResult {
-  deleted: number;
-}
-export interface EditGnssResult {
-  ts: string;
-  values: Record<string, number>;
-}
+export const smoothResultSchema = z.object({ changed: z.number().int(), from: z.string(), to: z.string() });
+export type SmoothResult = z.output<typeof smoothResultSchema>;
+export const deleteResultSchema = z.object({ deleted: z.number().int() });
+export type DeleteResult = z.output<typeof deleteResultSchema>;
+export const editGnssResultSchema = z.object({ ts: z.string(), values: z.record(z.string(), num) });
+export type EditGnssResult = z.output<typeof editGnssResultSchema>;
 
 /** rain/getLatestHoursData: rainfall sums (mm) over the last 1, 3, 6, 12, 24, 48 hours: (now - w, now]. */
-export interface RainLatest extends DeviceRef {
-  lastReadingAt: string | null;
-  windows: { hours: number; rainfall: number }[];
-}
+export const rainLatestSchema = deviceRefSchema.extend({
+  lastReadingAt: isoOrNull,
+  windows: z.array(z.object({ hours: num, rainfall: num })),
+});
+export type RainLatest = z.output<typeof rainLatestSchema>;
 
 /** gnss/getRealTimeDataAndUntie: newest GNSS solution; d2D = hypot(dN, dE), d3D = hypot(dN, dE, dH) (mm). */
-export interface GnssRealTime extends DeviceRef {
-  state: DeviceState;
-  online: boolean;
-  ts: string | null;
-  dN: number | null;
-  dE: number | null;
-  dH: number | null;
-  d2D: number | null;
-  d3D: number | null;
-  sats: number | null;
-  pdop: number | null;
-  fix: number | null;
-}
+export const gnssRealTimeSchema = deviceRefSchema.extend({
+  state: deviceStateSchema,
+  online: z.boolean(),
+  ts: isoOrNull,
+  dN: optNumOut,
+  dE: optNumOut,
+  dH: optNumOut,
+  d2D: optNumOut,
+  d3D: optNumOut,
+  sats: optNumOut,
+  pdop: optNumOut,
+  fix: optNumOut,
+});
+export type GnssRealTime = z.output<typeof gnssRealTimeSchema>;
 
 /** satellite/getSatelliteInfo: newest solution quality per GNSS device. */
-export interface SatelliteInfo extends DeviceRef {
-  ts: string | null;
-  sats: number | null;
-  pdop: number | null;
-  fix: number | null;
-  fixLabel: 'fixed' | 'float' | null;
-}
+export const satelliteInfoSchema = deviceRefSchema.extend({
+  ts: isoOrNull,
+  sats: optNumOut,
+  pdop: optNumOut,
+  fix: optNumOut,
+  fixLabel: z.enum(['fixed', 'float']).nullable(),
+});
+export type SatelliteInfo = z.output<typeof satelliteInfoSchema>;
 
 /** ionosphere/getLatestTableData: newest solution quality plus the last 24 hours (from the hourly rollups). */
-export interface IonosphereLatest extends SatelliteInfo {
+export const ionosphereLatestSchema = satelliteInfoSchema.extend({
   /** Share of fixed solutions (0..1) over the last 24 hours. */
-  fixedRatio24h: number | null;
-  avgPdop24h: number | null;
-  avgSats24h: number | null;
-  readings24h: number;
-}
+  fixedRatio24h: optNumOut,
+  avgPdop24h: optNumOut,
+  avgSats24h: optNumOut,
+  readings24h: z.number().int(),
+});
+export type IonosphereLatest = z.output<typeof ionosphereLatestSchema>;
 
 /** Statistics of one quantity in one report period (null when no readings). */
+export const reportCellSchema = z.record(z.enum(REPORT_STATS), optNumOut);
 export type ReportCell = Record<ReportStat, number | null>;
 
-export interface ReportRow {
+export const reportRowSchema = z.object({
   /** Bucket start (ISO). */
-  period: string;
+  period: z.string(),
   /** periodLabel(period, statisticsType). */
-  label: string;
-  values: Record<string, ReportCell>;
-}
+  label: z.string(),
+  values: z.record(z.string(), reportCellSchema),
+});
+export type ReportRow = z.output<typeof reportRowSchema>;
 
-export interface ModuleReportDevice extends DeviceRef {
-  rows: ReportRow[];
+export const moduleReportDeviceSchema = deviceRefSchema.extend({
+  rows: z.array(reportRowSchema),
   /** The whole window per quantity. */
-  summary: Record<string, ReportCell>;
-}
+  summary: z.record(z.string(), reportCellSchema),
+});
+export type ModuleReportDevice = z.output<typeof moduleReportDeviceSchema>;
 
 /** report/module/getModuleData and getModuleDataReport (format=json); format=xlsx answers the workbook. */
-export interface ModuleReport {
-  platformId: number;
-  platformName: string;
-  moduleId: number;
-  moduleName: string;
-  statisticsType: StatisticsType;
-  template: ReportTemplate;
+export const moduleReportSchema = z.object({
+  platformId: z.number().int(),
+  platformName: z.string(),
+  moduleId: z.number().int(),
+  moduleName: z.string(),
+  statisticsType: z.enum(STATISTICS_TYPES),
+  template: z.enum(REPORT_TEMPLATES),
   /** Statistics the template shows per quantity. */
-  columns: ReportStat[];
-  from: string;
-  to: string;
+  columns: z.array(z.enum(REPORT_STATS)),
+  from: z.string(),
+  to: z.string(),
   /** The zone whose calendar the periods follow. */
-  timeZone: string;
+  timeZone: z.string(),
   /** aggregate 'sum': an accumulated quantity (its `sum` is the figure, not `avg`). */
-  quantities: { key: string; label: string; unit: string; aggregate: 'sum' | 'avg' }[];
-  devices: ModuleReportDevice[];
-}
+  quantities: z.array(z.object({ key: z.string(), label: z.string(), unit: z.string(), aggregate: aggregateSchema })),
+  devices: z.array(moduleReportDeviceSchema),
+});
+export type ModuleReport = z.output<typeof moduleReportSchema>;
 
 /** business/module/getRealTimeDataAndDeviceStatus. */
-export interface DeviceStatusData {
-  platformId: number;
-  platformName: string;
-  total: number;
-  online: number;
-  offline: number;
-  counts: Record<DeviceState, number>;
-  devices: RealTimeDevice[];
-}
+export const deviceStatusDataSchema = z.object({
+  platformId: z.number().int(),
+  platformName: z.string(),
+  total: z.number().int(),
+  online: z.number().int(),
+  offline: z.number().int(),
+  counts: z.record(deviceStateSchema, z.number().int()),
+  devices: z.array(realTimeDeviceSchema),
+});
+export type DeviceStatusData = z.output<typeof deviceStatusDataSchema>;
 
 // ----------------------------------------------------------------------------------------------- routes
 
@@ -453,6 +468,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Newest values per device (optionally of one site, monitor type or device)',
     tags,
     query: realTimeQuery,
+    response: z.array(realTimeDeviceSchema),
   },
   /** -> RealTimeDevice[] of one site. */
   getRealTimeDataByPlatformId: {
@@ -462,6 +478,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Newest values of every device of one site',
     tags,
     query: moduleDataPlatformQuery,
+    response: z.array(realTimeDeviceSchema),
   },
   /** -> ClinometerRealTime[] (tilt devices, module 9). */
   getRealTimeDataForClinometer: {
@@ -471,6 +488,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Newest tilt of tilt devices with resultant angle and azimuth',
     tags,
     query: siteOrDeviceQuery,
+    response: z.array(clinometerRealTimeSchema),
   },
   /** -> HistoricalData: per device per quantity series with rate, acceleration, variation. */
   getHistoricalData: {
@@ -480,6 +498,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'History of one device or a comparison of 2 to 10: raw (LTTB-downsampled) or aggregated series',
     tags,
     query: historyQuery,
+    response: historicalDataSchema,
   },
   /** -> MaxMinAvgData. */
   getMaxMinAvgData: {
@@ -489,6 +508,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Max (with time), min (with time), average, count, first, last and change per quantity over a window',
     tags,
     query: maxMinAvgQuery,
+    response: maxMinAvgDataSchema,
   },
   /** -> ClinometerAvg[]. */
   getAvgDataForClinometer: {
@@ -498,6 +518,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Average tilt per tilt device over a window',
     tags,
     query: clinometerAvgQuery,
+    response: z.array(clinometerAvgSchema),
   },
   /** -> SmoothPreview (nothing stored). */
   getSmoothHandleData: {
@@ -507,6 +528,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Preview of smoothing one quantity: original and smoothed series',
     tags,
     query: smoothPreviewQuery,
+    response: smoothPreviewSchema,
   },
   /** -> SmoothResult. */
   smoothHandleData: {
@@ -517,6 +539,7 @@ export const moduleDataRoutes = routeTable({
       'Replace the stored values of one quantity in a window with smoothed ones (originals kept in the edit log)',
     tags,
     body: smoothBody,
+    response: smoothResultSchema,
   },
   /** -> DeleteResult. */
   deleteData: {
@@ -526,6 +549,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Delete readings of a device in a window or at given timestamps (kept in the edit log)',
     tags,
     body: deleteDataBody,
+    response: deleteResultSchema,
   },
   /** -> EditGnssResult. */
   editGNSSData: {
@@ -535,6 +559,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Edit dN/dE/dH of one GNSS reading (previous values kept in the edit log)',
     tags,
     body: editGnssBody,
+    response: editGnssResultSchema,
   },
   /** -> RainLatest[]. */
   getRainLatestHoursData: {
@@ -544,6 +569,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Rainfall sums of rain gauges over the last 1, 3, 6, 12, 24 and 48 hours (t - w, t]',
     tags,
     query: rainLatestQuery,
+    response: z.array(rainLatestSchema),
   },
   /** -> GnssRealTime[]. */
   getGnssRealTimeDataAndUntie: {
@@ -553,6 +579,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Newest GNSS solution per device with 2D and 3D displacement',
     tags,
     query: siteOrDeviceQuery,
+    response: z.array(gnssRealTimeSchema),
   },
   /** -> SatelliteInfo[]. */
   getSatelliteInfo: {
@@ -562,6 +589,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Newest satellites used, PDOP and fix state per GNSS device',
     tags,
     query: siteOrDeviceQuery,
+    response: z.array(satelliteInfoSchema),
   },
   /** -> IonosphereLatest[]. */
   getIonosphereLatestTableData: {
@@ -571,6 +599,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'GNSS solution quality: newest values and 24-hour fixed ratio, average PDOP and satellites',
     tags,
     query: siteOrDeviceQuery,
+    response: z.array(ionosphereLatestSchema),
   },
   /** -> HistoricalData with the quantities pdop, sats, fix. */
   getIonosphereHistoricalData: {
@@ -580,6 +609,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'GNSS solution quality history (pdop, sats, fix)',
     tags,
     query: ionosphereHistoryQuery,
+    response: historicalDataSchema,
   },
   /** -> ModuleReport. */
   getModuleData: {
@@ -589,6 +619,7 @@ export const moduleDataRoutes = routeTable({
     summary: 'Report table: per device, period rows with statistics per quantity',
     tags,
     query: moduleReportQuery,
+    response: moduleReportSchema,
   },
   /** format=xlsx (download, token may be a query parameter): the workbook; format=json: ModuleReport. */
   getModuleDataReport: {
@@ -608,5 +639,6 @@ export const moduleDataRoutes = routeTable({
     summary: 'Devices of a site with state, online flag and newest values, and counts by state',
     tags,
     query: moduleDataPlatformQuery,
+    response: deviceStatusDataSchema,
   },
 });

@@ -3,21 +3,11 @@ import {
   moduleDataRoutes,
   predictionRouteOf,
   type Aggregation,
-  type DeleteResult,
-  type DeviceStatusData,
-  type EditGnssResult,
-  type HistoricalData,
-  type InverseVelocityAnswer,
-  type MaxMinAvgData,
-  type PredictionAnswer,
   type PredictionType,
-  type RealTimeDevice,
   type SmoothMethod,
-  type SmoothPreview,
-  type SmoothResult,
   type StatisticsType,
 } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import { call } from '../../shared/api.ts';
 import { currentLanguage } from '../../shared/i18n.ts';
 import { getToken } from '../../shared/storage.ts';
 import { change } from '../../shared/query.ts';
@@ -67,10 +57,10 @@ export const liveKeys = {
 
 /** Newest values of the devices of a site (optionally one monitor type). */
 export const fetchRealTime = (platformId: number, moduleId?: number) =>
-  callUntyped<RealTimeDevice[]>(moduleDataRoutes.getRealTimeData, { platformId, moduleId }, { keepEarlier: true });
+  call(moduleDataRoutes.getRealTimeData, { platformId, moduleId }, { keepEarlier: true });
 
 export const fetchDeviceStatus = (platformId: number) =>
-  callUntyped<DeviceStatusData>(moduleDataRoutes.getRealTimeDataAndDeviceStatus, { platformId }, { keepEarlier: true });
+  call(moduleDataRoutes.getRealTimeDataAndDeviceStatus, { platformId }, { keepEarlier: true });
 
 export interface HistoryParams {
   deviceId?: number | undefined;
@@ -83,7 +73,7 @@ export interface HistoryParams {
 
 /** A device's (or a comparison's) history; a newer request of the same screen cancels the older. */
 export const fetchHistory = (p: HistoryParams, keepEarlier = false) =>
-  callUntyped<HistoricalData>(
+  call(
     moduleDataRoutes.getHistoricalData,
     {
       deviceId: p.deviceId,
@@ -102,7 +92,7 @@ export const fetchMaxMinAvg = (
   range: TimeRange,
   period: Period = 'day',
 ) =>
-  callUntyped<MaxMinAvgData>(
+  call(
     moduleDataRoutes.getMaxMinAvgData,
     { deviceId, quantity, ...rangeRequest(range, period) },
     { keepEarlier: true },
@@ -115,7 +105,7 @@ export const fetchSmoothPreview = (p: {
   method: SmoothMethod;
   window: number;
 }) =>
-  callUntyped<SmoothPreview>(moduleDataRoutes.getSmoothHandleData, {
+  call(moduleDataRoutes.getSmoothHandleData, {
     deviceId: p.deviceId,
     quantity: p.quantity,
     method: p.method,
@@ -130,23 +120,19 @@ export const applySmooth = (p: {
   endTime: string;
   method: SmoothMethod;
   window: number;
-}) => callUntyped<SmoothResult>(moduleDataRoutes.smoothHandleData, p, change);
+}) => call(moduleDataRoutes.smoothHandleData, p, change);
 
 export const deleteData = (p: { deviceId: number; startTime?: string; endTime?: string; ts?: string[] }) =>
-  callUntyped<DeleteResult>(moduleDataRoutes.deleteData, { ...p, ts: p.ts?.join(',') }, change);
+  call(moduleDataRoutes.deleteData, { ...p, ts: p.ts?.join(',') }, change);
 
 export const editGnss = (p: { deviceId: number; ts: string; dN?: number; dE?: number; dH?: number }) =>
-  callUntyped<EditGnssResult>(moduleDataRoutes.editGNSSData, p, change);
+  call(moduleDataRoutes.editGNSSData, p, change);
 
 export const predict = (type: PredictionType, data: number[], sampleNum: number, predictNum: number) =>
-  callUntyped<PredictionAnswer>(predictionRouteOf(type), { data: data.join(','), sampleNum, predictNum, type }, change);
+  call(predictionRouteOf(type), { data: data.join(','), sampleNum, predictNum, type }, change);
 
 export const inverseVelocity = (times: number[], values: number[], window: number) =>
-  callUntyped<InverseVelocityAnswer>(
-    forecastRoutes.inverseVelocity,
-    { times: times.join(','), values: values.join(','), window },
-    change,
-  );
+  call(forecastRoutes.inverseVelocity, { times: times.join(','), values: values.join(','), window }, change);
 
 /** Downloads the server's xlsx report of a device's monitor type (getModuleDataReport?format=xlsx). */
 export async function downloadReport(p: {

@@ -1,4 +1,5 @@
 import type { Dayjs } from 'dayjs';
+import type { Aggregation, TimeRange as TimeRangeKind } from '@geosentry/contract';
 import {
   datesRange,
   formatInZone,
@@ -12,13 +13,8 @@ import {
   type Period,
 } from '../../../shared/time.ts';
 
-/** Time ranges of the data screens (spec §9). */
-export const TIME_RANGES = ['today', '24h', '3d', '7d', '1m', '3m', 'custom'] as const;
-export type TimeRangeKind = (typeof TIME_RANGES)[number];
-
-/** Date aggregation (spec §9): original readings, or by hour, day, week, month, year. */
-export const AGGREGATIONS = ['original', 'hour', 'day', 'week', 'month', 'year'] as const;
-export type Aggregation = (typeof AGGREGATIONS)[number];
+/** Time ranges of the data screens (spec §9) and date aggregations: the contract's. */
+export { AGGREGATIONS, TIME_RANGES, type Aggregation, type TimeRange as TimeRangeKind } from '@geosentry/contract';
 
 export interface TimeRange {
   kind: TimeRangeKind;
