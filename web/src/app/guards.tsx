@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { endSessionLocally, isLoggedIn, storeUserInfo, loggedOutOnPurposeMark, useSession } from '../shared/session.ts';
-import { fetchUserInfo, USER_INFO_KEY } from '../features/session/api.ts';
+import { fetchUserInfo, USER_INFO_KEY } from '../features/session/index.ts';
 
 /** The path to come back to after logging in, for the login URL (none for the home page). */
 export function loginPath(from?: string): string {

@@ -1,10 +1,10 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createHashRouter } from 'react-router-dom';
 import { PublicOnly, RequireAuth } from './guards.tsx';
+import { LoginPage } from '../features/session/index.ts';
 
 // Each public page and the main layout (menu, route tree, tags, alert popup) load with their path: the login page
 // does not download the console, and a signed-in start does not download the login page.
-const LoginPage = lazy(() => import('../features/session/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
 const NotFoundPage = lazy(() => import('./NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })));
 const MainLayout = lazy(() => import('./layout/MainLayout.tsx').then((m) => ({ default: m.MainLayout })));
 const loading = (page: ReactNode): ReactNode => <Suspense fallback={null}>{page}</Suspense>;

@@ -1,4 +1,3 @@
-import { lazy } from 'react';
 import { HomeOutlined, SettingOutlined } from '@ant-design/icons';
 import type { AppRoute } from './route-types.ts';
 

@@ -22,14 +22,14 @@ import { socketSupported, startSessionSocket, stopSessionSocket } from '../../sh
 import { useBranding } from '../../shared/public-config.ts';
 import { LanguageSwitch } from '../../shared/ui/LanguageSwitch.tsx';
 import { PageFooter } from '../../shared/ui/PageFooter.tsx';
-import { fetchUserInfo, USER_INFO_KEY } from '../../features/session/api.ts';
+import { fetchUserInfo, USER_INFO_KEY } from '../../features/session/index.ts';
 import { useVisitedViews, type VisitedView } from './visited-views.ts';
 import { ViewHost } from './ViewHost.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { TagsView } from './TagsView.tsx';
 import { UserMenu } from './UserMenu.tsx';
 import { AppDownload } from './AppDownload.tsx';
-import { AlertPopup } from '../../features/alerts/AlertPopup.tsx';
+import { AlertPopup } from '../../features/alerts/index.ts';
 
 const SIDEBAR_COOKIE = 'sidebarStatus';
 

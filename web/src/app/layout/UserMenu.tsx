@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { endSessionLocally, markLogout, useSession } from '../../shared/session.ts';
 import { stopSessionSocket } from '../../shared/socket.ts';
-import { logout } from '../../features/session/api.ts';
+import { logout } from '../../features/session/index.ts';
 
 /**
  * The user menu: User info and Logout (logout calls the server, clears storage, goes to /login).

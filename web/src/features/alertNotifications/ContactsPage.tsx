@@ -9,7 +9,7 @@ import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
 import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { fmtTime } from '../alerts/alertUi.tsx';
+import { fmtTime } from '../alerts/index.ts';
 import {
   deleteContact,
   fetchContacts,

@@ -25,7 +25,7 @@ import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
 import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { useMonitorSites } from '../../shared/monitorSites.ts';
-import { fmtTime } from '../alerts/alertUi.tsx';
+import { fmtTime } from '../alerts/index.ts';
 import {
   deleteGroup,
   fetchContactOptions,

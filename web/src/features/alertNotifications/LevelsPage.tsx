@@ -5,7 +5,7 @@ import { Alert, Button, Card, Col, Flex, Form, Input, Row, Select, Skeleton, Typ
 import { BgColorsOutlined, SaveOutlined } from '@ant-design/icons';
 import { LANGUAGES, type AlertLevelRow, type PerLanguageText } from '@geosentry/contract';
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { levelHex, levelInk } from '../alerts/alertUi.tsx';
+import { levelHex, levelInk } from '../alerts/index.ts';
 import {
   fetchContactOptions,
   fetchLevels,

@@ -12,6 +12,7 @@ import {
   WarningOutlined,
 } from '@ant-design/icons';
 import type { AppRoute } from '../../app/route-types.ts';
+import { ContactsPage, GroupsPage, LevelsPage, TemplatesPage } from '../alertNotifications/index.ts';
 
 /**
  * The /alert screens (spec §2; role keys spec §6). alertContract and alertGroup carry no role of their own: they
@@ -67,28 +68,28 @@ export const alertRoutes: AppRoute[] = [
         icon: <ContactsOutlined />,
         // The spec gives contacts and groups no key of their own; their API asks for alert-contract.
         roles: ['alert-predict:alert-contract'],
-        element: lazy(() => import('../alertNotifications/ContactsPage.tsx')),
+        element: ContactsPage,
       },
       {
         path: 'alertGroup',
         titleKey: 'alertNotifications:groups.title',
         icon: <TeamOutlined />,
         roles: ['alert-predict:alert-contract'],
-        element: lazy(() => import('../alertNotifications/GroupsPage.tsx')),
+        element: GroupsPage,
       },
       {
         path: 'AlertConfigure',
         titleKey: 'alertNotifications:levels.title',
         icon: <BgColorsOutlined />,
         roles: ['alert-predict:alert-setting'],
-        element: lazy(() => import('../alertNotifications/LevelsPage.tsx')),
+        element: LevelsPage,
       },
       {
         path: 'AlertTemplate',
         titleKey: 'alertNotifications:templates.title',
         icon: <FileTextOutlined />,
         roles: ['alert-predict:alert-template'],
-        element: lazy(() => import('../alertNotifications/TemplatesPage.tsx')),
+        element: TemplatesPage,
       },
     ],
   },

@@ -30,8 +30,8 @@ import {
 import { useSiteOptions } from '../../shared/sites.ts';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { nn, retryUnlessCancelled } from '../../shared/query.ts';
-import { fetchSiteModules, moduleKeys } from '../monitorTypes/monitorTypesApi.ts';
-import { fetchAllTerminals, terminalKeys } from '../terminals/terminalsApi.ts';
+import { fetchSiteModules, moduleKeys } from '../monitorTypes/index.ts';
+import { fetchAllTerminals, terminalKeys } from '../terminals/index.ts';
 import {
   FOUR_KEYS,
   SEVEN_KEYS,

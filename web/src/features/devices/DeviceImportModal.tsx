@@ -12,7 +12,7 @@ import {
 } from '@geosentry/contract';
 import { useSiteOptions } from '../../shared/sites.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { fetchAllTerminals, terminalKeys } from '../terminals/terminalsApi.ts';
+import { fetchAllTerminals, terminalKeys } from '../terminals/index.ts';
 import { deviceKeys, fetchImportProgress, startDeviceImport } from './devicesApi.ts';
 
 export interface DeviceImportModalProps {

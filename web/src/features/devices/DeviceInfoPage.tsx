@@ -14,7 +14,7 @@ import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
 import { useSiteOptions } from '../../shared/sites.ts';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { fetchSiteModules, moduleKeys } from '../monitorTypes/monitorTypesApi.ts';
+import { fetchSiteModules, moduleKeys } from '../monitorTypes/index.ts';
 import {
   DEVICE_SORT_FIELDS,
   countDevices,

@@ -19,7 +19,7 @@ import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
 import { useSiteOptions } from '../../shared/sites.ts';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { fetchAllTerminals, terminalKeys } from '../terminals/terminalsApi.ts';
+import { fetchAllTerminals, terminalKeys } from '../terminals/index.ts';
 import {
   DEVICE_SORT_FIELDS,
   deleteDevice,

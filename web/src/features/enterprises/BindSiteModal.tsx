@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Form, Modal, Segmented, Select, Typography } from 'antd';
 import type { EnterpriseRow, EnterpriseVariant, PlatformType } from '@geosentry/contract';
 import { useSession } from '../../shared/session.ts';
-import { KIND_SCREENS } from '../platforms/kinds.ts';
-import { fetchPlatformChoices, platformKeys } from '../platforms/platformsApi.ts';
+import { KIND_SCREENS } from '../platforms/index.ts';
+import { fetchPlatformChoices, platformKeys } from '../platforms/index.ts';
 import { VARIANT_KINDS, bindPlatform } from './enterprisesApi.ts';
 
 export interface BindSiteModalProps {

@@ -5,7 +5,7 @@ import { Alert, Badge, Card, Col, Empty, Flex, Input, Row, Statistic, Table, Typ
 import type { TableColumnsType } from 'antd';
 import { DEVICE_STATES, type DeviceState, type RealTimeDevice } from '@geosentry/contract';
 import { useSiteReadings, type SiteEvent } from '../../shared/socket.ts';
-import { DeviceStateTag } from '../devices/DeviceStateTag.tsx';
+import { DeviceStateTag } from '../devices/index.ts';
 import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { SitePicker } from './shared/Pickers.tsx';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Card, Col, Empty, Flex, Row, Segmented, Table, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { RealTimeDevice } from '@geosentry/contract';
-import { DeviceStateTag } from '../devices/DeviceStateTag.tsx';
+import { DeviceStateTag } from '../devices/index.ts';
 import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
 import { ModulePicker, SitePicker } from './shared/Pickers.tsx';
 import { LiveBadge } from './shared/LiveBadge.tsx';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Card, Col, Empty, Flex, Row, Spin, Typography } from 'antd';
 import type { Language, RealTimeDevice } from '@geosentry/contract';
-import { DeviceStateTag } from '../devices/DeviceStateTag.tsx';
+import { DeviceStateTag } from '../devices/index.ts';
 import { ModulePicker, SitePicker } from './shared/Pickers.tsx';
 import { LiveBadge } from './shared/LiveBadge.tsx';
 import { Sparkline } from './shared/Sparkline.tsx';

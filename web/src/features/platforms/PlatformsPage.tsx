@@ -9,7 +9,7 @@ import { orgWord } from '../../shared/wording.ts';
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
 import { formatTime } from '../../shared/time.ts';
-import { RegionCascader } from '../regions/RegionCascader.tsx';
+import { RegionCascader } from '../regions/index.ts';
 import { fieldsFor } from './fields.ts';
 import { detailLabel, optionLabel } from './DetailFieldItem.tsx';
 import { LIST_DETAILS, capitalize, kindTitleKey } from './kinds.ts';

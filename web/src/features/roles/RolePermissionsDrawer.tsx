@@ -5,8 +5,8 @@ import { Alert, Button, Drawer, Empty, Flex, Spin, Tree, Typography } from 'antd
 import type { TreeDataNode } from 'antd';
 import { SUPER_ADMIN_ROLE, type PermissionNode, type RoleRow } from '@geosentry/contract';
 import { isCancel } from '../../shared/api.ts';
-import { fetchPermissionTree, permissionKeys } from '../permissions/permissionsApi.ts';
-import { usePermissionLabel } from '../permissions/usePermissionLabel.ts';
+import { fetchPermissionTree, permissionKeys } from '../permissions/index.ts';
+import { usePermissionLabel } from '../permissions/index.ts';
 import { fetchRolePermissions, roleKeys, setRolePermissions } from './rolesApi.ts';
 
 export interface RolePermissionsDrawerProps {

@@ -5,8 +5,8 @@ import { Button, Flex, Popconfirm, Select, Table, Typography, message } from 'an
 import type { TableColumnsType } from 'antd';
 import type { DeviceOption, HeartWallBinding } from '@geosentry/contract';
 import { formatTime } from '../../shared/time.ts';
-import { DeviceStateTag } from '../devices/DeviceStateTag.tsx';
-import { deviceKeys, fetchDeviceOptions } from '../devices/devicesApi.ts';
+import { DeviceStateTag } from '../devices/index.ts';
+import { deviceKeys, fetchDeviceOptions } from '../devices/index.ts';
 import { bindHeartWall, fetchHeartWall, sectionKeys, unbindHeartWall } from './sectionsApi.ts';
 
 interface BoundRow extends HeartWallBinding {
