@@ -1,6 +1,7 @@
 import { PHONE_CHANNELS, ALERT_CHANNELS, type AlertChannel, type AlertEvent, type Language } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
-import * as repo from './alertNotifications.repository.ts';
+import type { Exec } from '../../platform/db/sql.ts';
+import * as outboxRepo from './alertNotifications.outbox.repository.ts';
 import {
   backoffMs,
   recipientZone,
@@ -26,7 +27,7 @@ export type NotifyEvent = Pick<
 };
 
 /** What an event needs of the notification context: whom it tells (site, level, group) and which device it names. */
-const wantOf = (e: NotifyEvent): repo.NotifyWant => ({
+const wantOf = (e: NotifyEvent): outboxRepo.NotifyWant => ({
   platformId: e.platformId,
   level: e.level,
   groupId: e.groupId ?? null,
@@ -110,7 +111,7 @@ export class AlertNotifier {
    * transaction). Idempotent: a row whose dedupe key (alert, event, channel, recipient) exists is skipped.
    * Answers the number of rows written.
    */
-  async enqueueForEvent(event: NotifyEvent, tx?: repo.Exec): Promise<number> {
+  async enqueueForEvent(event: NotifyEvent, tx?: Exec): Promise<number> {
     return this.enqueueForEvents([event], tx);
   }
 
@@ -119,19 +120,19 @@ export class AlertNotifier {
    * in one statement, their rows in one insert and their notified marks in one statement (a store raising thirty
    * alerts on thirty devices costs three statements, not ninety).
    */
-  async enqueueForEvents(events: readonly NotifyEvent[], tx?: repo.Exec): Promise<number> {
+  async enqueueForEvents(events: readonly NotifyEvent[], tx?: Exec): Promise<number> {
     if (!events.length) return 0;
     const db = tx ?? this.ctx.db.k;
     const now = this.now();
-    const context = await repo.notifyContext(db, events.map(wantOf));
-    const rows: repo.OutboxInsert[] = [];
+    const context = await outboxRepo.notifyContext(db, events.map(wantOf));
+    const rows: outboxRepo.OutboxInsert[] = [];
     const marks = new Map<number, number>();
     for (const event of events) {
       rows.push(...this.rowsFor(event, context));
       if (event.kind !== 'reminder') marks.set(event.alertId, Math.max(marks.get(event.alertId) ?? 0, event.level));
     }
-    const written = (await repo.enqueue(db, rows)).length;
-    await repo.markNotified(
+    const written = (await outboxRepo.enqueue(db, rows)).length;
+    await outboxRepo.markNotified(
       db,
       [...marks].map(([alertId, level]) => ({ alertId, level })),
       now,
@@ -140,12 +141,12 @@ export class AlertNotifier {
   }
 
   /** The outbox rows of one event: one per (channel, recipient), rendered in the recipient's language. */
-  private rowsFor(event: NotifyEvent, context: repo.NotifyContext): repo.OutboxInsert[] {
+  private rowsFor(event: NotifyEvent, context: outboxRepo.NotifyContext): outboxRepo.OutboxInsert[] {
     const seq = eventSeq(event);
     const want = wantOf(event);
     const levelRow = context.levels.get(event.level);
     const recipients = context.recipientsOf(want);
-    const rows: repo.OutboxInsert[] = [];
+    const rows: outboxRepo.OutboxInsert[] = [];
     if (recipients.length) {
       let tpl: TemplateTexts | null = null;
       let templateCode: string | null = null;
@@ -220,9 +221,9 @@ export class AlertNotifier {
    */
   async sweepReminders(now: Date = this.now()): Promise<number> {
     let written = 0;
-    for (const c of await repo.reminderCandidates(this.ctx.db, now)) {
+    for (const c of await outboxRepo.reminderCandidates(this.ctx.db, now)) {
       written += await this.ctx.db.k.transaction().execute(async (tx) => {
-        const n = await repo.claimReminder(tx, c.alertId, now, c.pushIntervalMinutes, c.count);
+        const n = await outboxRepo.claimReminder(tx, c.alertId, now, c.pushIntervalMinutes, c.count);
         if (n === null) return 0;
         return this.enqueueForEvent(
           {
@@ -248,7 +249,7 @@ export class AlertNotifier {
   }
 
   /** The subscription of the alert event bus: inside the alert's transaction (savepoint), then after commit. */
-  async onEventsInTx(tx: repo.Exec, events: readonly AlertEvent[]): Promise<void> {
+  async onEventsInTx(tx: Exec, events: readonly AlertEvent[]): Promise<void> {
     // A failure here does not undo the alert: the event bus runs this under a savepoint, rolls back to it and
     // reports; the after-commit call then writes what is missing.
     await this.enqueueForEvents(events, tx);
@@ -263,7 +264,7 @@ export class AlertNotifier {
     // committed (the bus calls this only after commit), so such an event needs no look.
     if (
       !this.enqueuedInTx.has(event) &&
-      !(await repo.eventEnqueued(this.ctx.db.k, event.alertId, eventSeq(event), event.level))
+      !(await outboxRepo.eventEnqueued(this.ctx.db.k, event.alertId, eventSeq(event), event.level))
     )
       await this.enqueueForEvent(event);
     this.kick();
@@ -312,13 +313,13 @@ export class AlertNotifier {
 
   private async drain(): Promise<void> {
     while (!this.stopped) {
-      const rows = await repo.claimDue(this.ctx.db, this.batch, this.leaseMs);
+      const rows = await outboxRepo.claimDue(this.ctx.db, this.batch, this.leaseMs);
       if (!rows.length) return;
       await Promise.all(rows.map((r) => this.deliver(r)));
     }
   }
 
-  private async deliver(r: repo.ClaimedRow): Promise<void> {
+  private async deliver(r: outboxRepo.ClaimedRow): Promise<void> {
     try {
       await this.channels.of(r.channel).send({
         channel: r.channel,
@@ -333,7 +334,7 @@ export class AlertNotifier {
       const message = e instanceof SendError ? e.message : 'unexpected error while sending';
       const { notifyMaxAttempts: max, notifyRetryMs: base } = this.ctx.config;
       const retryAt = r.attempts >= max ? null : new Date(Date.now() + backoffMs(base, r.attempts));
-      await repo.markFailed(this.ctx.db, r.id, message, retryAt);
+      await outboxRepo.markFailed(this.ctx.db, r.id, message, retryAt);
       // Logged without the message text or the address's secrets: the row id, channel and reason only.
       this.ctx.log.warn(
         { outboxId: r.id, alertId: r.alert_id, channel: r.channel, attempts: r.attempts, error: message },
@@ -342,7 +343,7 @@ export class AlertNotifier {
       if (!(e instanceof SendError)) this.ctx.log.error({ err: e, outboxId: r.id }, 'alert notification sender error');
       return;
     }
-    await repo.markSent(this.ctx.db, r.id);
+    await outboxRepo.markSent(this.ctx.db, r.id);
     this.sent++;
   }
 

@@ -16,6 +16,8 @@ import type { SessionUser } from '../../platform/auth/access.ts';
 import { sitesInScope } from '../devices/common.ts';
 import { getPerson } from '../persons/persons.repository.ts';
 import * as repo from './alertNotifications.repository.ts';
+import * as templatesRepo from './alertNotifications.templates.repository.ts';
+import * as outboxRepo from './alertNotifications.outbox.repository.ts';
 import type { AlertNotifier } from './alertNotifications.outbox.ts';
 
 type Paging = { pageNum: number; pageSize: number; sortField?: string | undefined; sortOrder?: string | undefined };
@@ -148,11 +150,11 @@ export class AlertNotificationsService {
   // ----------------------------------------------------------------------------------------- templates
 
   listTemplates(f: { keyword?: string | undefined } & Paging): Promise<{ list: AlertTemplateRow[]; total: number }> {
-    return repo.listTemplates(this.db, f);
+    return templatesRepo.listTemplates(this.db, f);
   }
 
   private async mustGetTemplate(id: number): Promise<AlertTemplateRow> {
-    const t = await repo.getTemplate(this.db.k, id);
+    const t = await templatesRepo.getTemplate(this.db.k, id);
     if (!t) throw new AppError(Status.notFound, 'notifyTemplateNotFound');
     return t;
   }
@@ -166,12 +168,12 @@ export class AlertNotificationsService {
       content?: PerLanguageText | undefined;
       isDefault?: boolean | undefined;
     },
-  ): Promise<repo.TemplateWrite> {
+  ): Promise<templatesRepo.TemplateWrite> {
     const content = cleanTexts(input.content);
     const subject = cleanTexts(input.subject);
     if (!Object.keys(content).length) throw new AppError(Status.invalid, 'notifyTemplateNeedsContent');
     checkPlaceholders(subject, content);
-    if (await repo.templateNameTaken(this.db, input.name, id))
+    if (await templatesRepo.templateNameTaken(this.db, input.name, id))
       throw new AppError(Status.conflict, 'notifyTemplateNameTaken');
     return {
       name: input.name,
@@ -183,23 +185,23 @@ export class AlertNotificationsService {
   }
 
   async addTemplate(input: Parameters<AlertNotificationsService['prepareTemplate']>[1]): Promise<number> {
-    return repo.saveTemplate(this.db, null, await this.prepareTemplate(null, input));
+    return templatesRepo.saveTemplate(this.db, null, await this.prepareTemplate(null, input));
   }
 
   async editTemplate(id: number, input: Parameters<AlertNotificationsService['prepareTemplate']>[1]): Promise<void> {
     await this.mustGetTemplate(id);
-    await repo.saveTemplate(this.db, id, await this.prepareTemplate(id, input));
+    await templatesRepo.saveTemplate(this.db, id, await this.prepareTemplate(id, input));
   }
 
   async removeTemplate(id: number): Promise<void> {
     await this.mustGetTemplate(id);
-    await repo.deleteTemplate(this.db, id);
+    await templatesRepo.deleteTemplate(this.db, id);
   }
 
   // ------------------------------------------------------------------------------------- colour levels
 
   listLevels(): Promise<AlertLevelRow[]> {
-    return repo.listLevels(this.db.k);
+    return templatesRepo.listLevels(this.db.k);
   }
 
   async editLevel(input: {
@@ -211,22 +213,22 @@ export class AlertNotificationsService {
     const contacts = await this.contactsMustExist(input.contactIds);
     if (input.templateId !== undefined) await this.mustGetTemplate(input.templateId);
     const suggestion = cleanTexts(input.suggestion);
-    await repo.saveLevel(this.db, input.level, suggestion, input.templateId ?? null, contacts);
+    await templatesRepo.saveLevel(this.db, input.level, suggestion, input.templateId ?? null, contacts);
   }
 
   // ---------------------------------------------------------------------------------------- deliveries
 
   async deliveries(user: SessionUser, alertId: number): Promise<AlertDeliveryRow[]> {
-    if (!(await repo.alertVisible(this.db, user.scope, alertId)))
+    if (!(await outboxRepo.alertVisible(this.db, user.scope, alertId)))
       throw new AppError(Status.notFound, 'notifyAlertNotFound');
-    return repo.listDeliveries(this.db, alertId);
+    return outboxRepo.listDeliveries(this.db, alertId);
   }
 
   async retry(user: SessionUser, id: number): Promise<void> {
-    const d = await repo.getDelivery(this.db, user.scope, id);
-    if (!d || !(await repo.alertVisible(this.db, user.scope, d.alertId)))
+    const d = await outboxRepo.getDelivery(this.db, user.scope, id);
+    if (!d || !(await outboxRepo.alertVisible(this.db, user.scope, d.alertId)))
       throw new AppError(Status.notFound, 'notifyDeliveryNotFound');
-    if (!(await repo.requeue(this.db, id))) throw new AppError(Status.conflict, 'notifyDeliveryNotFailed');
+    if (!(await outboxRepo.requeue(this.db, id))) throw new AppError(Status.conflict, 'notifyDeliveryNotFailed');
     this.notifier.kick();
   }
 }

@@ -3,7 +3,7 @@ import type { AlertContactRow, AlertDeliveryRow, AlertGroupRow, AlertLevelRow } 
 import { testApp, type TestApp } from '../../../test/harness.ts';
 import { roleWith, userToken } from '../devices/testkit.ts';
 import type { AlertNotifier } from './alertNotifications.outbox.ts';
-import { notifyContext } from './alertNotifications.repository.ts';
+import { notifyContext } from './alertNotifications.outbox.repository.ts';
 import { raiseAlert, siteWithGauge, startGateway, startSmtp, until, updateAlert, type Site } from './testkit.ts';
 
 const A = '/api/v2/data/alert';

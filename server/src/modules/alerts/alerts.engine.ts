@@ -1,97 +1,46 @@
-import {
-  ALERT_LEVEL_COLOURS,
-  OFFLINE_ALERT_LEVEL,
-  type AlertChannel,
-  type AlertEvent,
-  type AlertEvidence,
-  type AlertLevel,
-  type AlertSocketMessage,
-  type AlertValueType,
-  type WindowUnit,
-} from '@geosentry/contract';
-import type { Kysely } from 'kysely';
+import type { AlertLevel, AlertValueType } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
-import type { Database } from '../../platform/db/schema.ts';
 import type { CommittedReading } from '../ingest/ingest.service.ts';
 import type { AlertEvents } from './alerts.events.ts';
 import {
-  accelerationAt,
   combineMembers,
   evaluateFamily,
   firstAtOrAfter,
   judgeIndices,
   lookbackOf,
-  rateAt,
   reachOfAll,
   timeIndex,
   windowMs,
   type EvalRule,
-  type Firing,
-  type Series,
-  type PrefixSums,
 } from './alerts.evaluate.ts';
-import * as repo from './alerts.repository.ts';
-
-type Tx = Kysely<Database>;
-type StateChange = { deviceId: number; platformId: number | null; state: string };
-
-/** A decision to store: one family of one device fired at one reading. */
-interface Decision {
-  deviceId: number;
-  ts: number;
-  quantity: string;
-  family: string;
-  ruleKey: string;
-  kind: 'single' | 'multi';
-  level: AlertLevel;
-  value: number;
-  metric: number | null;
-  threshold: number | null;
-  ruleId: number | null;
-  relationId: number | null;
-  valueType: AlertValueType;
-  groupId: number | null;
-  channels: string[];
-  pushIntervalMinutes: number;
-  evidence: AlertEvidence;
-}
+import {
+  WINDOW_TTL_MS,
+  MAX_WINDOWS,
+  MAX_WINDOW_ROWS,
+  FAR_FUTURE_MS,
+  type Row,
+  type QuantitySeries,
+  type DeviceWindow,
+  windowOf,
+  addRow,
+  dropOldest,
+  seriesOf,
+  covers,
+  timesOf,
+  indicesOf,
+  type DevicePlan,
+  toEvalRule,
+  type LateMark,
+  evidenceOf,
+  relationRules,
+  newestBefore,
+} from './alerts.engine.window.ts';
+import { AlertStore, type StateChange, type Decision, type StoreItem } from './alerts.engine.store.ts';
+import * as rulesRepo from './alerts.rules.repository.ts';
+import * as relationsRepo from './alerts.relations.repository.ts';
+import * as evalRepo from './alerts.engine.repository.ts';
 
 const BASE_TTL_MS = 60_000;
-/**
- * A device's readings window is read again from the database after this long (plus up to as much again, so
- * the windows of devices loaded together do not all expire together). Edits and deletions of stored readings
- * drop the window at once (forgetReadings); this is a safety net.
- */
-const WINDOW_TTL_MS = 30 * 60_000;
-/** Devices whose readings window is kept (beyond that the windows are dropped and rebuilt when needed). */
-const MAX_WINDOWS = 20_000;
-/** Readings kept per window at most (a window needing more is read from the database each pass). */
-const MAX_WINDOW_ROWS = 20_000;
-const FAR_FUTURE_MS = Date.UTC(9999, 0, 1);
-
-type Row = { ts: number; vals: Record<string, number> };
-/** One quantity of a window: its times and values (a Series), running sums and negative values (PrefixSums). */
-interface QuantitySeries extends Series, PrefixSums {
-  ts: number[];
-  v: number[];
-  sums: number[];
-  negatives: number;
-}
-/**
- * Stored readings of one device, oldest first: every stored reading with ts >= `complete` is in the window.
- * The readings themselves are not kept, only their times and, per quantity, times, values and running sums,
- * appended as readings arrive and dropped from the front as they age out, so a pass costs what its new readings
- * cost. Plain numbers in arrays are not objects the garbage collector marks: windows of a few thousand readings
- * per device stay cheap to keep (keeping each reading's row and values object made the heap's live objects, and
- * so each major collection, several times larger; its marking stalled ingest for 200-300 ms in the alerts bench).
- */
-interface DeviceWindow {
-  /** Times of the window's readings (binary searches over plain numbers stay in a few cache lines). */
-  times: number[];
-  complete: number;
-  expiresAt: number;
-  series: Map<string, QuantitySeries>;
-}
 /** Devices whose newest judged reading is kept (beyond that they are forgotten and found again: newestBefore). */
 const MAX_JUDGED = 200_000;
 /** Most readings evaluated in one pass. */
@@ -105,262 +54,8 @@ const RESUME_EVAL_BACKLOG = MAX_EVAL_BACKLOG / 2;
 const EVIDENCE_BEFORE = 20;
 const DEFAULT_RELATION_WINDOW_MS = 3_600_000;
 const NOTHING_STORED = { stored: Promise.resolve() };
-/** Decisions waiting for the store at most before evaluation waits (back-pressure). */
-const MAX_PENDING_DECISIONS = 20_000;
-
-/**
- * A device's decisions of one pass, and its late mark when the pass had late readings (its open alerts record
- * the late reading even when nothing fires again).
- */
-interface StoreItem {
-  device: repo.EvalDevice;
-  decisions: Decision[];
-  late?: LateMark | null;
-}
-
-/** Decisions of the passes waiting for one store, and the promise settled when it is written. */
-interface StoreBatch {
-  items: StoreItem[];
-  decisions: number;
-  done: Promise<void>;
-  resolve: () => void;
-}
-
-function newStoreBatch(): StoreBatch {
-  let resolve!: () => void;
-  const done = new Promise<void>((r) => (resolve = r));
-  return { items: [], decisions: 0, done, resolve };
-}
 /** Devices' site and names for a pass are re-read after this long. */
 const DEVICE_TTL_MS = 5_000;
-
-/** A window of readings (oldest first), with a series for every quantity they carry. */
-export function windowOf(rows: readonly Row[], complete: number, expiresAt: number): DeviceWindow {
-  const w: DeviceWindow = { times: [], complete, expiresAt, series: new Map() };
-  for (const r of rows) addRow(w, r);
-  return w;
-}
-
-/** Adds a committed reading to a window in time order (the same time again replaces its values). */
-export function addRow(w: DeviceWindow, r: Row): void {
-  const newest = w.times.length === 0 || w.times[w.times.length - 1]! < r.ts;
-  if (newest) w.times.push(r.ts);
-  else {
-    const i = timeIndex(w.times, r.ts);
-    if (w.times[i] !== r.ts) w.times.splice(i, 0, r.ts);
-  }
-  for (const q in r.vals) {
-    const v = r.vals[q];
-    if (typeof v !== 'number') continue;
-    let x = w.series.get(q);
-    if (!x) w.series.set(q, (x = { ts: [], v: [], sums: [], negatives: 0 }));
-    if (v < 0) x.negatives++;
-    const n = x.ts.length;
-    if (n === 0 || x.ts[n - 1]! < r.ts) {
-      x.ts.push(r.ts);
-      x.v.push(v);
-      x.sums.push((n ? x.sums[n - 1]! : 0) + v);
-      continue;
-    }
-    // Late reading: into its place, and the running sums from there on moved by what it adds (a late reading
-    // lands near the end of the window, so this walks the readings after it, not the whole window).
-    const i = timeIndex(x.ts, r.ts);
-    let delta = v;
-    if (x.ts[i] === r.ts) {
-      if (x.v[i]! < 0) x.negatives--;
-      delta = v - x.v[i]!;
-      x.v[i] = v;
-    } else {
-      // The running sum before it: its predecessor's, or before the first reading the constant C (sums[0] -
-      // v[0], which dropping old readings leaves behind).
-      const before = i > 0 ? x.sums[i - 1]! : x.sums[0]! - x.v[0]!;
-      x.ts.splice(i, 0, r.ts);
-      x.v.splice(i, 0, v);
-      x.sums.splice(i, 0, before + v);
-      for (let k = i + 1; k < x.sums.length; k++) x.sums[k]! += delta;
-      continue;
-    }
-    for (let k = i; k < x.sums.length; k++) x.sums[k]! += delta;
-  }
-}
-
-/** Readings a window may keep beyond what evaluation needs before they are dropped (dropping shifts the arrays). */
-const DROP_SLACK = 512;
-
-/**
- * Drops the window's oldest `n` readings (and their values) once there are DROP_SLACK of them: evaluation only
- * looks back from a reading, so older readings change no decision, and dropping in chunks keeps it O(1) per
- * reading.
- */
-function dropOldest(w: DeviceWindow, n: number): void {
-  if (n < DROP_SLACK) return;
-  w.times.splice(0, n);
-  w.complete = w.times[0] ?? w.complete;
-  for (const x of w.series.values()) {
-    const k = w.times.length ? timeIndex(x.ts, w.times[0]!) : x.ts.length;
-    if (x.negatives) for (let j = 0; j < k; j++) if (x.v[j]! < 0) x.negatives--;
-    x.ts.splice(0, k);
-    x.v.splice(0, k);
-    x.sums.splice(0, k);
-  }
-}
-
-const NO_SERIES: QuantitySeries = { ts: [], v: [], sums: [], negatives: 0 };
-
-/** One quantity of a window (times, values and running sums); empty when none of its readings carries it. */
-function seriesOf(w: DeviceWindow, q: string): QuantitySeries {
-  return w.series.get(q) ?? NO_SERIES;
-}
-
-/** Whether a window holds all a request needs: everything from `from` on and `before` readings before it. */
-function covers(w: DeviceWindow, q: repo.SeriesRequest): boolean {
-  if (w.complete > q.from) return false;
-  return w.complete === -Infinity || timeIndex(w.times, q.from) >= q.before;
-}
-
-/** The distinct times of a device's readings in a pass, in order (they usually come in order already). */
-function timesOf(rs: readonly { ts: number }[]): number[] {
-  const out = new Array<number>(rs.length);
-  let ordered = true;
-  for (let i = 0; i < rs.length; i++) {
-    out[i] = rs[i]!.ts;
-    if (i > 0 && out[i]! <= out[i - 1]!) ordered = false;
-  }
-  return ordered ? out : [...new Set(out)].sort((a, b) => a - b);
-}
-
-/**
- * Where the given times (sorted, distinct) are among a series' times (sorted): their indices, for those present.
- * A pass's readings are usually the newest, side by side, so after one search the rest is a walk.
- */
-export function indicesOf(ts: readonly number[], times: readonly number[]): number[] {
-  const out: number[] = [];
-  if (times.length === 0) return out;
-  // Usually a single reading, the newest one (just added): no search at all.
-  let j = ts[ts.length - 1] === times[0] ? ts.length - 1 : timeIndex(ts, times[0]!);
-  for (const t of times) {
-    while (j < ts.length && ts[j]! < t) j++;
-    if (j === ts.length) break;
-    if (ts[j] === t) out.push(j);
-  }
-  return out;
-}
-
-/** A device's rules arranged for evaluation. */
-interface DevicePlan {
-  quantities: {
-    quantity: string;
-    /**
-     * Single-device rules by value type, highest level first, and how far a late reading's effect reaches
-     * under them (reachOf: the later readings to judge again).
-     */
-    families: {
-      valueType: string;
-      records: repo.RuleRecord[];
-      rules: EvalRule[];
-      reach: { ms: number; points: number };
-    }[];
-    relations: { relation: repo.RelationRecord; rules: EvalRule[]; reach: { ms: number; points: number } }[];
-  }[];
-  lookbackMs: number;
-  lookbackPoints: number;
-}
-
-export const toEvalRule = (r: {
-  id: number;
-  level: number;
-  valueType: string;
-  value: number;
-  rateValue: number | null;
-  direction: string;
-  windowN: number | null;
-  windowUnit: string | null;
-  ratio: number | null;
-}): EvalRule => ({
-  id: r.id,
-  level: r.level as AlertLevel,
-  valueType: r.valueType as AlertValueType,
-  value: r.value,
-  rateValue: r.rateValue,
-  direction: r.direction as EvalRule['direction'],
-  windowN: r.windowN,
-  windowUnit: r.windowUnit as WindowUnit | null,
-  ratio: r.ratio,
-});
-
-/** The readings window kept as evidence: the rule's window (or the last 20 readings) up to the firing one. */
-export function evidenceWindow(s: Series, i: number, rule: EvalRule): { ts: string; value: number }[] {
-  const w = windowMs(rule);
-  let from = Math.max(0, i - 19);
-  if (w !== null) while (from > 0 && s.ts[from - 1]! > s.ts[i]! - w) from--;
-  from = Math.max(from, i - 199);
-  const out: { ts: string; value: number }[] = [];
-  for (let j = from; j <= i; j++) out.push({ ts: new Date(s.ts[j]!).toISOString(), value: s.v[j]! });
-  return out;
-}
-
-/**
- * A pass with late readings: the earliest one's time (`at`), and the newest reading judged before the pass
- * (`upTo`): the readings from `at` to `upTo` were judged (again) with a late reading.
- */
-interface LateMark {
-  at: string;
-  upTo: number;
-}
-
-/**
- * The evidence of a firing. `late`: set when the pass had late readings; a firing at a reading judged (again)
- * with them records the earliest late reading's time.
- */
-function evidenceOf(s: Series, f: Firing, relationId: number | null, late: LateMark | null): AlertEvidence {
-  const r = f.rule;
-  const w = windowMs(r);
-  const e: AlertEvidence = {
-    ruleId: relationId === null ? r.id : null,
-    relationId,
-    valueType: r.valueType,
-    direction: r.direction,
-    threshold: r.value,
-    rateValue: r.rateValue,
-    windowN: r.windowN,
-    windowUnit: r.windowUnit,
-    ratio: r.ratio,
-    ts: new Date(f.ts).toISOString(),
-    value: f.value,
-    metric: f.computed.metric,
-    base: f.computed.base,
-    change: f.computed.change,
-    rate: f.computed.rate ?? rateAt(s, f.index, w),
-    acceleration: f.computed.acceleration ?? accelerationAt(s, f.index, w),
-    readings: evidenceWindow(s, f.index, r),
-  };
-  if (late !== null && late.at <= e.ts && f.ts <= late.upTo) {
-    e.late = true;
-    e.lateReadingAt = late.at;
-  }
-  return e;
-}
-
-/** The rules of a multi-device rule, one per level (no ratio). */
-function relationRules(x: repo.RelationRecord): EvalRule[] {
-  return x.levels.map((l) => toEvalRule({ ...x, level: l.level, value: l.value, rateValue: null, ratio: null }));
-}
-
-/**
- * The newest reading time of a window that is not among a pass's times (sorted): the newest reading judged
- * before, when the engine has not kept it (after a start, or once forgotten). Walks back over the pass's own
- * readings only.
- */
-export function newestBefore(times: readonly number[], passTimes: readonly number[]): number {
-  let j = passTimes.length - 1;
-  for (let i = times.length - 1; i >= 0; i--) {
-    const t = times[i]!;
-    while (j >= 0 && passTimes[j]! > t) j--;
-    if (j >= 0 && passTimes[j] === t) continue;
-    return t;
-  }
-  return -Infinity;
-}
 
 /**
  * Alert evaluation: listens to committed readings, evaluates each device's enabled rules in time order over
@@ -368,8 +63,8 @@ export function newestBefore(times: readonly number[], passTimes: readonly numbe
  * are handled in passes, one at a time. Offline alerts come from the ingest's device state changes.
  */
 export class AlertEngine {
-  private rulesByDevice: Map<number, repo.RuleRecord[]> | null = null;
-  private relationsByDevice: Map<number, repo.RelationRecord[]> = new Map();
+  private rulesByDevice: Map<number, rulesRepo.RuleRecord[]> | null = null;
+  private relationsByDevice: Map<number, relationsRepo.RelationRecord[]> = new Map();
   private bases = new Map<number, { at: number; values: Record<string, number> }>();
   /** Multi-device rules: each member's latest level (by relation, then "deviceId:quantity"). */
   private members = new Map<number, Map<string, { level: number; metric: number | null; ts: number }>>();
@@ -385,10 +80,7 @@ export class AlertEngine {
    * the rules' reach are judged again (a number per device; kept when windows are dropped).
    */
   private judgedUpTo = new Map<number, number>();
-  private deviceCache = new Map<number, { at: number; device: repo.EvalDevice }>();
-  /** Decisions waiting for the next store (see storeInOrder), and the store being written. */
-  private pending_: StoreBatch = newStoreBatch();
-  private storeLoop: Promise<void> | null = null;
+  private deviceCache = new Map<number, { at: number; device: evalRepo.EvalDevice }>();
   /** Each device's rules arranged for evaluation (built on first use after the rules are loaded). */
   private plans = new Map<number, DevicePlan>();
   private queue: ({ kind: 'readings'; items: CommittedReading[] } | { kind: 'states'; items: StateChange[] })[] = [];
@@ -398,18 +90,23 @@ export class AlertEngine {
   /** Ingest waiting for the backlog to shrink (see behind()). */
   private roomWaiters: (() => void)[] = [];
   private loading: Promise<void> | null = null;
-  /** Evaluated batches and stored decisions (bench and tests). */
+  /** Evaluated batches (bench and tests). */
   batches = 0;
-  decisions = 0;
+  /** Writes the decisions of the passes, raises offline alerts, and announces them (sockets, alert events). */
+  private readonly alertStore: AlertStore;
 
   constructor(
     private readonly ctx: AppContext,
     /** The alert event bus: stored alerts are emitted on it (in their transaction, then after commit). */
-    private readonly bus: AlertEvents,
-  ) {}
+    bus: AlertEvents,
+  ) {
+    this.alertStore = new AlertStore(ctx, bus);
+  }
 
-  private readonly listenerFailed = (e: unknown): void =>
-    this.ctx.log.error({ err: e }, 'alert event listener failed (the alert is stored; its listener work is not)');
+  /** Stored decisions (bench and tests). */
+  get decisions(): number {
+    return this.alertStore.decisions;
+  }
 
   /** Stored readings of these devices were edited or deleted: their windows are read again when next needed. */
   forgetReadings(deviceIds: readonly number[]): void {
@@ -469,9 +166,9 @@ export class AlertEngine {
 
   /** Resolves when everything queued so far is evaluated. */
   async idle(): Promise<void> {
-    while (this.running || this.queue.length || this.storeLoop) {
+    while (this.running || this.queue.length || this.alertStore.storeLoop) {
       if (this.running || this.queue.length) await (this.running ?? this.kick());
-      else await this.storeLoop;
+      else await this.alertStore.storeLoop;
     }
   }
 
@@ -483,9 +180,9 @@ export class AlertEngine {
   async catchUp(windowMs = 15 * 60_000): Promise<number> {
     await this.load();
     // Device states a stop between an alert store and its state refresh left behind.
-    await this.refreshStates(await repo.devicesWithAlertState(this.ctx.db));
+    await this.alertStore.refreshStates(await evalRepo.devicesWithAlertState(this.ctx.db));
     const ids = [...new Set([...this.rulesByDevice!.keys(), ...this.relationsByDevice.keys()])];
-    const rows = await repo.receivedSince(this.ctx.db, ids, new Date(Date.now() - windowMs));
+    const rows = await evalRepo.receivedSince(this.ctx.db, ids, new Date(Date.now() - windowMs));
     if (rows.length) await this.onReadings(rows.map((r) => ({ ...r, platformId: null })));
     return rows.length;
   }
@@ -520,7 +217,7 @@ export class AlertEngine {
       } else {
         this.queue.shift();
         try {
-          await this.deviceStates(item.items);
+          await this.alertStore.deviceStates(item.items);
         } catch (e) {
           this.ctx.log.error({ err: e }, 'offline alert failed');
         }
@@ -532,16 +229,16 @@ export class AlertEngine {
     if (this.rulesByDevice) return;
     this.loading ??= (async () => {
       const [rules, relations] = await Promise.all([
-        repo.enabledRules(this.ctx.db),
-        repo.enabledRelations(this.ctx.db),
+        rulesRepo.enabledRules(this.ctx.db),
+        relationsRepo.enabledRelations(this.ctx.db),
       ]);
-      const byDevice = new Map<number, repo.RuleRecord[]>();
+      const byDevice = new Map<number, rulesRepo.RuleRecord[]>();
       for (const r of rules) {
         let l = byDevice.get(r.deviceId);
         if (!l) byDevice.set(r.deviceId, (l = []));
         l.push(r);
       }
-      const rel = new Map<number, repo.RelationRecord[]>();
+      const rel = new Map<number, relationsRepo.RelationRecord[]>();
       for (const x of relations)
         for (const m of x.members) {
           let l = rel.get(m.deviceId);
@@ -558,12 +255,12 @@ export class AlertEngine {
     if (this.loading === p) this.loading = null;
   }
 
-  private async baseOf(device: repo.EvalDevice, quantity: string): Promise<number | null> {
+  private async baseOf(device: evalRepo.EvalDevice, quantity: string): Promise<number | null> {
     const initial = device.initialValues[quantity];
     if (typeof initial === 'number') return initial;
     let hit = this.bases.get(device.id);
     if (!hit || Date.now() - hit.at > BASE_TTL_MS || hit.values[quantity] === undefined) {
-      hit = { at: Date.now(), values: await repo.firstValues(this.ctx.db, device.id) };
+      hit = { at: Date.now(), values: await evalRepo.firstValues(this.ctx.db, device.id) };
       if (this.bases.size > 50_000) this.bases.clear();
       this.bases.set(device.id, hit);
     }
@@ -646,7 +343,7 @@ export class AlertEngine {
     const devices = await this.evalDevices([...byDevice.keys()]);
 
     // What each device needs of the stored readings.
-    const reqs: repo.SeriesRequest[] = [];
+    const reqs: evalRepo.SeriesRequest[] = [];
     for (const [deviceId, rs] of byDevice) {
       const plan = this.planOf(deviceId);
       let min = Infinity;
@@ -714,56 +411,7 @@ export class AlertEngine {
       }
     }
     if (!toStore.length) return NOTHING_STORED;
-    return this.storeInOrder(toStore);
-  }
-
-  /**
-   * Stores a pass's decisions without holding up the next pass (group commit): while one transaction is being
-   * written, the decisions of the passes evaluated meanwhile gather and go into the next transaction together,
-   * in pass order (so each device's alerts are still written in order). However fast passes come, one store
-   * takes all that waited. Answers the promise of the transaction holding this pass's decisions. A pass waits
-   * (back-pressure) while MAX_PENDING_DECISIONS are already waiting.
-   */
-  private async storeInOrder(toStore: StoreItem[]): Promise<{ stored: Promise<void> }> {
-    while (this.pending_.decisions >= MAX_PENDING_DECISIONS && this.storeLoop) await this.storeLoop;
-    const batch = this.pending_;
-    for (const x of toStore) {
-      batch.items.push(x);
-      batch.decisions += x.decisions.length;
-    }
-    this.storeLoop ??= this.runStores();
-    return { stored: batch.done };
-  }
-
-  /** Writes the gathered batches, one transaction each, until none is waiting. */
-  private async runStores(): Promise<void> {
-    try {
-      while (this.pending_.items.length) {
-        const batch = this.pending_;
-        this.pending_ = newStoreBatch();
-        await this.storeOrSplit(batch.items);
-        // The batch counts as stored once its device states are written too; the next store does not wait.
-        void this.states.then(() => batch.resolve());
-      }
-    } finally {
-      this.storeLoop = null;
-    }
-  }
-
-  /** The pass's decisions in one transaction; when that fails, each device again on its own. */
-  private async storeOrSplit(toStore: StoreItem[]): Promise<void> {
-    try {
-      await this.store(toStore);
-    } catch (e) {
-      // One device's failure must not cost the others.
-      this.ctx.log.warn({ err: e }, 'alert pass store failed, storing device by device');
-      for (const x of toStore)
-        try {
-          await this.store([x]);
-        } catch (err) {
-          this.ctx.log.error({ err, deviceId: x.device.id }, 'alert store failed');
-        }
-    }
+    return this.alertStore.storeInOrder(toStore);
   }
 
   /**
@@ -773,11 +421,11 @@ export class AlertEngine {
    * needs (readings before this pass's) is dropped.
    */
   private async series(
-    reqs: readonly repo.SeriesRequest[],
+    reqs: readonly evalRepo.SeriesRequest[],
     fresh: ReadonlyMap<number, readonly CommittedReading[]>,
   ): Promise<Map<number, DeviceWindow>> {
     const now = Date.now();
-    const load: repo.SeriesRequest[] = [];
+    const load: evalRepo.SeriesRequest[] = [];
     for (const q of reqs) {
       const w = this.windows.get(q.deviceId);
       if (w && now <= w.expiresAt) {
@@ -788,7 +436,7 @@ export class AlertEngine {
     }
     if (load.length) {
       const got = new Map<number, Row[]>(load.map((q) => [q.deviceId, []]));
-      for (const r of await repo.readingsFor(this.ctx.db, load)) got.get(r.deviceId)!.push(r);
+      for (const r of await evalRepo.readingsFor(this.ctx.db, load)) got.get(r.deviceId)!.push(r);
       if (this.windows.size + load.length > MAX_WINDOWS) this.windows.clear();
       for (const q of load) {
         const rows = got.get(q.deviceId)!;
@@ -816,9 +464,9 @@ export class AlertEngine {
   }
 
   /** The pass's devices (site, names, initial values), kept DEVICE_TTL_MS. */
-  private async evalDevices(ids: readonly number[]): Promise<Map<number, repo.EvalDevice>> {
+  private async evalDevices(ids: readonly number[]): Promise<Map<number, evalRepo.EvalDevice>> {
     const now = Date.now();
-    const out = new Map<number, repo.EvalDevice>();
+    const out = new Map<number, evalRepo.EvalDevice>();
     const missing: number[] = [];
     for (const id of ids) {
       const hit = this.deviceCache.get(id);
@@ -827,7 +475,7 @@ export class AlertEngine {
     }
     if (missing.length) {
       if (this.deviceCache.size > MAX_WINDOWS) this.deviceCache.clear();
-      for (const [id, device] of await repo.evalDevices(this.ctx.db, missing)) {
+      for (const [id, device] of await evalRepo.evalDevices(this.ctx.db, missing)) {
         this.deviceCache.set(id, { at: now, device });
         out.set(id, device);
       }
@@ -836,9 +484,9 @@ export class AlertEngine {
   }
 
   private async relationDecisions(
-    x: repo.RelationRecord,
+    x: relationsRepo.RelationRecord,
     levelRules: readonly EvalRule[],
-    device: repo.EvalDevice,
+    device: evalRepo.EvalDevice,
     q: string,
     s: QuantitySeries,
     idx: readonly number[],
@@ -898,344 +546,5 @@ export class AlertEngine {
       });
     }
     return out;
-  }
-
-  /**
-   * Stores a pass's decisions (devices in order, each device's oldest first) in one transaction, set-based where
-   * the outcome allows, in a fixed number of round trips (each one is paid under load): the firing keys already
-   * stored and the open alerts are read in one statement, the raised alerts written in one, the folds into open
-   * alerts in one (written before any event of that alert, whose listeners read it), the notification outbox in
-   * three under its savepoint, the actions and hits in one. Then pushes sockets and notifies listeners, in order.
-   */
-  private async store(items: readonly StoreItem[]): Promise<void> {
-    const events: AlertEvent[] = [];
-    const bus = this.bus;
-    const all = items.flatMap((x) => x.decisions);
-    let stored = 0;
-    const changes = await this.ctx.db.k.transaction().execute(async (tx: Tx) => {
-      // An alert already raised stays raised; a late reading before its latest hit is recorded in its evidence
-      // (before this store's own writes, whose evidence carries its own mark).
-      const lates: repo.LateReading[] = [];
-      for (const x of items) if (x.late) lates.push({ deviceId: x.device.id, at: x.late.at });
-      if (lates.length) await repo.markLateReadings(tx, lates);
-      const { done, open } = await repo.storedHitsAndOpenAlerts(tx, all);
-      const hits: repo.NewHit[] = [];
-      const actions: repo.NewAction[] = [];
-      /**
-       * Hits folded into open alerts (by alert id): how many, the last hit's values, and the values of the last
-       * hit that escalated the alert (a later, lower hit of the store updates the alert without lowering it).
-       */
-      const folds = new Map<
-        number,
-        { n: number; last: repo.FoldValues; lastAt: number; esc: repo.FoldValues | null }
-      >();
-      /** Alerts raised in this store, written together after the loop: until then their ids are placeholders (< 0). */
-      const raised: { placeholder: number; row: repo.NewAlert }[] = [];
-      for (const { device, decisions } of items) {
-        const platformId = device.platformId!;
-        for (const d of decisions) {
-          const hitKey = `${d.ruleKey}|${d.deviceId}|${d.ts}`;
-          if (done.has(hitKey)) continue;
-          done.add(hitKey);
-          // Multi-device alerts are kept under the site's rule, on the device that tipped it.
-          const openKey = d.family.startsWith('multi:') ? `*|${d.family}` : `${d.deviceId}|${d.family}`;
-          const o = open.get(openKey);
-          const values = {
-            rule_id: d.ruleId,
-            relation_id: d.relationId,
-            value_type: d.valueType,
-            level: d.level,
-            threshold: d.threshold,
-            value: d.value,
-            metric: d.metric,
-            at: d.ts,
-            evidence: d.evidence,
-            group_id: d.groupId,
-            channels: d.channels,
-            push_interval_minutes: d.pushIntervalMinutes,
-          };
-          let alertId: number;
-          let kind: AlertEvent['kind'] | null = null;
-          let previous: AlertLevel | null = null;
-          if (!o) {
-            alertId = -(raised.length + 1);
-            raised.push({
-              placeholder: alertId,
-              row: {
-                ...values,
-                platform_id: platformId,
-                device_id: d.deviceId,
-                quantity: d.quantity,
-                kind: d.kind,
-                family: d.family,
-              },
-            });
-            open.set(openKey, { id: alertId, level: d.level, count: 1 });
-            kind = 'raised';
-            actions.push({
-              alertId,
-              action: 'raised',
-              userId: null,
-              userName: null,
-              level: d.level,
-              detail: { value: d.value, metric: d.metric, threshold: d.threshold, ts: new Date(d.ts).toISOString() },
-            });
-          } else {
-            alertId = o.id;
-            const escalate = d.level > o.level;
-            const f = folds.get(alertId);
-            if (f) {
-              f.n++;
-              // The latest values are the newest reading's (a late reading judged again is older).
-              if (d.ts >= f.lastAt) f.last = values;
-              f.lastAt = Math.max(f.lastAt, d.ts);
-              if (escalate) f.esc = values;
-            } else folds.set(alertId, { n: 1, last: values, lastAt: d.ts, esc: escalate ? values : null });
-            if (escalate) {
-              kind = 'escalated';
-              previous = o.level as AlertLevel;
-              o.level = d.level;
-              actions.push({
-                alertId,
-                action: 'escalated',
-                userId: null,
-                userName: null,
-                level: d.level,
-                detail: {
-                  from: previous,
-                  value: d.value,
-                  metric: d.metric,
-                  threshold: d.threshold,
-                  ts: new Date(d.ts).toISOString(),
-                },
-              });
-            }
-          }
-          hits.push({
-            ruleKey: d.ruleKey,
-            deviceId: d.deviceId,
-            ts: d.ts,
-            alertId,
-            level: d.level,
-            value: d.value,
-            metric: d.metric,
-          });
-          stored++;
-          if (kind) {
-            const ev: AlertEvent = {
-              alertId,
-              kind,
-              level: d.level,
-              previousLevel: previous,
-              platformId,
-              platformName: device.platformName,
-              deviceId: device.id,
-              deviceName: device.name,
-              deviceNumber: device.number,
-              quantity: d.quantity,
-              ruleId: d.ruleId,
-              relationId: d.relationId,
-              groupId: d.groupId,
-              channels: d.channels as AlertChannel[],
-              pushIntervalMinutes: d.pushIntervalMinutes,
-              valueType: d.valueType,
-              value: d.value,
-              metric: d.metric,
-              threshold: d.threshold,
-              at: new Date(d.ts).toISOString(),
-            };
-            events.push(ev);
-          }
-        }
-      }
-      // Set-based writes: the raised alerts in one statement, then every fold in one statement.
-      const idOf = new Map<number, number>();
-      const newIds = await repo.insertAlerts(
-        tx,
-        raised.map((x) => x.row),
-      );
-      raised.forEach((x, i) => idOf.set(x.placeholder, newIds[i]!));
-      const real = (id: number): number => (id < 0 ? idOf.get(id)! : id);
-      await repo.foldIntoAlerts(
-        tx,
-        [...folds].map(([id, f]) => ({ id: real(id), ...f })),
-      );
-      for (const x of actions) x.alertId = real(x.alertId);
-      for (const x of hits) x.alertId = real(x.alertId);
-      for (const x of events) x.alertId = real(x.alertId);
-      // The listeners (the notification outbox) read the alerts: they run once everything is written.
-      await bus.emitTxMany(tx, events, this.listenerFailed);
-      await repo.insertActionsAndHits(tx, actions, hits);
-      // One announcement per device (a store may hold several passes of the same device).
-      return [...new Set(items.filter((x) => x.decisions.length).map(({ device }) => device.id))];
-    });
-    this.decisions += stored;
-    const byDevice = new Map<number, AlertEvent[]>();
-    for (const ev of events) {
-      let l = byDevice.get(ev.deviceId);
-      if (!l) byDevice.set(ev.deviceId, (l = []));
-      l.push(ev);
-    }
-    for (const id of changes) this.announce(byDevice.get(id) ?? [], null, id);
-    // The device states follow in a statement of their own: a state change locks the device's row, which the
-    // ingest batch being written holds; inside this transaction that wait held up the alerts (200-300 ms under
-    // load in the alerts bench). The states are derived from the open alerts, so a later refresh (or the one
-    // at start, catchUp) puts right what a crash in between would leave.
-    this.refreshStates(changes);
-  }
-
-  /** Device-state refreshes after stores, one at a time; `evaluate` callers wait for them (runStores). */
-  private states: Promise<void> = Promise.resolve();
-
-  private refreshStates(ids: readonly number[]): Promise<void> {
-    this.states = this.states.then(async () => {
-      try {
-        for (const c of await repo.refreshDeviceStates(this.ctx.db.k, ids)) this.announce([], c, c.deviceId);
-      } catch (e) {
-        this.ctx.log.error({ err: e }, 'device state refresh failed');
-      }
-    });
-    return this.states;
-  }
-
-  private announce(
-    events: readonly AlertEvent[],
-    stateChange: { platformId: number | null; state: string } | null,
-    deviceId: number,
-  ): void {
-    const hub = this.ctx.hub;
-    const bus = this.bus;
-    for (const ev of events) {
-      const msg: AlertSocketMessage = {
-        type: 'alert',
-        kind: ev.kind,
-        alertId: ev.alertId,
-        level: ev.level,
-        colour: ALERT_LEVEL_COLOURS[ev.level].hex,
-        platformId: ev.platformId,
-        platformName: ev.platformName,
-        deviceId: ev.deviceId,
-        deviceName: ev.deviceName,
-        quantity: ev.quantity,
-        valueType: ev.valueType,
-        value: ev.value,
-        threshold: ev.threshold,
-        at: ev.at,
-      };
-      hub.publish(ev.platformId, msg, { everyone: true });
-      bus.emit(this.ctx, ev);
-    }
-    if (stateChange?.platformId != null)
-      hub.publish(stateChange.platformId, {
-        type: 'deviceState',
-        platformId: stateChange.platformId,
-        deviceId,
-        state: stateChange.state,
-      });
-  }
-
-  /** Offline: raise (or update) the device's offline alert. Back online: restore its alert/alarm state. */
-  private async deviceStates(changes: readonly StateChange[]): Promise<void> {
-    // After the alerts of the readings before them (rare: offline sweeps and devices coming back).
-    while (this.storeLoop) await this.storeLoop;
-    const devices = await repo.evalDevices(
-      this.ctx.db,
-      changes.map((c) => c.deviceId),
-    );
-    for (const c of changes) {
-      const device = devices.get(c.deviceId);
-      if (!device || device.platformId === null) continue;
-      if (c.state !== 'offline') {
-        const change = await repo.refreshDeviceState(this.ctx.db, device.id);
-        this.announce([], change, device.id);
-        continue;
-      }
-      const now = Date.now();
-      const events: AlertEvent[] = [];
-      await this.ctx.db.k.transaction().execute(async (tx: Tx) => {
-        const notify = await repo.notifyRuleOf(tx, device.id);
-        const open = await repo.openAlertForUpdate(tx, device.id, 'offline');
-        const evidence: AlertEvidence = {
-          ruleId: null,
-          relationId: null,
-          valueType: 'offline',
-          direction: null,
-          threshold: device.offlineHours ?? this.ctx.config.defaultOfflineHours,
-          rateValue: null,
-          windowN: null,
-          windowUnit: null,
-          ratio: null,
-          ts: new Date(now).toISOString(),
-          value: null,
-          metric: null,
-          base: null,
-          change: null,
-          rate: null,
-          acceleration: null,
-          readings: [],
-          lastSeenAt: device.lastSeenAt,
-          offlineHours: device.offlineHours ?? this.ctx.config.defaultOfflineHours,
-        };
-        const values = {
-          rule_id: null,
-          relation_id: null,
-          value_type: 'offline',
-          level: OFFLINE_ALERT_LEVEL,
-          threshold: evidence.threshold,
-          value: null,
-          metric: null,
-          at: now,
-          evidence,
-          group_id: notify?.groupId ?? null,
-          channels: notify?.channels ?? [],
-          push_interval_minutes: notify?.pushIntervalMinutes ?? 0,
-        };
-        if (open) {
-          await repo.foldIntoAlerts(tx, [{ id: open.id, n: 1, last: values, lastAt: now, esc: null }]);
-          return;
-        }
-        const alertId = await repo.insertAlert(tx, {
-          ...values,
-          platform_id: device.platformId!,
-          device_id: device.id,
-          quantity: null,
-          kind: 'offline',
-          family: 'offline',
-        });
-        await repo.insertAction(tx, {
-          alertId,
-          action: 'raised',
-          userId: null,
-          userName: null,
-          level: OFFLINE_ALERT_LEVEL,
-          detail: { lastSeenAt: device.lastSeenAt, offlineHours: evidence.offlineHours },
-        });
-        const ev: AlertEvent = {
-          alertId,
-          kind: 'offline',
-          level: OFFLINE_ALERT_LEVEL,
-          previousLevel: null,
-          platformId: device.platformId!,
-          platformName: device.platformName,
-          deviceId: device.id,
-          deviceName: device.name,
-          deviceNumber: device.number,
-          quantity: null,
-          ruleId: null,
-          relationId: null,
-          groupId: values.group_id,
-          channels: values.channels as AlertChannel[],
-          pushIntervalMinutes: values.push_interval_minutes,
-          valueType: 'offline',
-          value: null,
-          metric: null,
-          threshold: evidence.threshold,
-          at: evidence.ts,
-        };
-        await this.bus.emitTx(tx, ev, this.listenerFailed);
-        events.push(ev);
-      });
-      this.announce(events, null, device.id);
-    }
   }
 }

@@ -4,58 +4,63 @@ import { caller, defineRoute } from '../../platform/http/route.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AlertEngine } from './alerts.engine.ts';
 import { AlertsService } from './alerts.service.ts';
+import { AlertRulesService } from './alerts.rules.service.ts';
 
 /** Registers the alert routes (rules, criteria, relations, alerts and their report) over the app's engine. */
-export function registerAlerts(app: FastifyInstance, ctx: AppContext, engine: AlertEngine): AlertsService {
-  const svc = new AlertsService(ctx, engine);
+export function registerAlerts(app: FastifyInstance, ctx: AppContext, engine: AlertEngine): void {
+  const rules = new AlertRulesService(ctx, engine);
+  const svc = new AlertsService(ctx);
   const R = alertsRoutes;
 
   defineRoute(app, ctx, R.valuesByDevice, async (c) => ({
-    data: await svc.valuesByDevice(caller(c), c.lang, c.query),
+    data: await rules.valuesByDevice(caller(c), c.lang, c.query),
   }));
-  defineRoute(app, ctx, R.valuesList, async (c) => ({ data: await svc.valuesList(caller(c), c.lang, c.query) }));
+  defineRoute(app, ctx, R.valuesList, async (c) => ({ data: await rules.valuesList(caller(c), c.lang, c.query) }));
   defineRoute(app, ctx, R.valueAdd, async (c) => ({
     key: 'created',
-    data: { id: await svc.addRule(caller(c), c.lang, c.body) },
+    data: { id: await rules.addRule(caller(c), c.lang, c.body) },
   }));
   defineRoute(app, ctx, R.valueEdit, async (c) => {
     const { id, ...b } = c.body;
-    await svc.editRule(caller(c), c.lang, id, b);
+    await rules.editRule(caller(c), c.lang, id, b);
     return { key: 'modified' };
   });
   defineRoute(app, ctx, R.valueDelete, async (c) => {
-    await svc.deleteRule(caller(c), c.body.id);
+    await rules.deleteRule(caller(c), c.body.id);
     return { key: 'deleted' };
   });
   defineRoute(app, ctx, R.valueEnable, async (c) => {
-    await svc.enableRule(caller(c), c.body.id, c.body.enabled ?? true);
+    await rules.enableRule(caller(c), c.body.id, c.body.enabled ?? true);
     return { key: 'setOk' };
   });
-  defineRoute(app, ctx, R.valueTest, async (c) => ({ data: await svc.testRule(caller(c), c.lang, c.body) }));
+  defineRoute(app, ctx, R.valueTest, async (c) => ({ data: await rules.testRule(caller(c), c.lang, c.body) }));
 
-  defineRoute(app, ctx, R.criteriaList, async (c) => ({ data: await svc.criteria(c.query) }));
-  defineRoute(app, ctx, R.criteriaAdd, async (c) => ({ key: 'created', data: { id: await svc.addCriterion(c.body) } }));
+  defineRoute(app, ctx, R.criteriaList, async (c) => ({ data: await rules.criteria(c.query) }));
+  defineRoute(app, ctx, R.criteriaAdd, async (c) => ({
+    key: 'created',
+    data: { id: await rules.addCriterion(c.body) },
+  }));
   defineRoute(app, ctx, R.criteriaEdit, async (c) => {
-    await svc.editCriterion(c.body);
+    await rules.editCriterion(c.body);
     return { key: 'modified' };
   });
   defineRoute(app, ctx, R.criteriaDelete, async (c) => {
-    await svc.deleteCriterion(c.body.id);
+    await rules.deleteCriterion(c.body.id);
     return { key: 'deleted' };
   });
 
-  defineRoute(app, ctx, R.relationList, async (c) => ({ data: await svc.relations(caller(c), c.lang, c.query) }));
+  defineRoute(app, ctx, R.relationList, async (c) => ({ data: await rules.relations(caller(c), c.lang, c.query) }));
   defineRoute(app, ctx, R.relationAdd, async (c) => ({
     key: 'created',
-    data: { id: await svc.addRelation(caller(c), c.lang, c.body) },
+    data: { id: await rules.addRelation(caller(c), c.lang, c.body) },
   }));
   defineRoute(app, ctx, R.relationEdit, async (c) => {
     const { id, ...b } = c.body;
-    await svc.editRelation(caller(c), c.lang, id, b);
+    await rules.editRelation(caller(c), c.lang, id, b);
     return { key: 'modified' };
   });
   defineRoute(app, ctx, R.relationDelete, async (c) => {
-    await svc.deleteRelation(caller(c), c.body.id);
+    await rules.deleteRelation(caller(c), c.body.id);
     return { key: 'deleted' };
   });
 
@@ -76,5 +81,4 @@ export function registerAlerts(app: FastifyInstance, ctx: AppContext, engine: Al
     c.reply.header('cache-control', 'no-store');
     await c.reply.send(file.body);
   });
-  return svc;
 }

@@ -16,7 +16,7 @@ import {
   type EvalRule,
   type Point,
 } from './alerts.evaluate.ts';
-import { addRow, indicesOf, newestBefore, windowOf } from './alerts.engine.ts';
+import { addRow, indicesOf, newestBefore, windowOf } from './alerts.engine.window.ts';
 
 const MIN = 60_000;
 const H = 3_600_000;
