@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { signLogin } from '@geosentry/contract';
 import { ADMIN_PASSWORD, loginAs, newPage, shot, startServer, type RunningServer } from './harness.ts';
 
 /**
@@ -93,6 +94,58 @@ const tabPaths = (page: Page): Promise<string[]> =>
     .locator('[data-testid="tags-view"] .ant-tabs-tab[data-node-key]')
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-node-key') ?? ''));
 
+interface Envelope<T> {
+  status: number;
+  info: string;
+  data: T;
+}
+
+async function api<T>(url: string, token: string, path: string, params: Record<string, unknown> = {}): Promise<T> {
+  const body = new URLSearchParams(
+    Object.entries(params).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, String(x)]) : [[k, String(v)]])),
+  );
+  const r = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+  const env = (await r.json()) as Envelope<T>;
+  if (env.status !== 0) throw new Error(`${path}: ${env.status} ${env.info}`);
+  return env.data;
+}
+
+async function apiLogin(url: string, account: string, password: string): Promise<string> {
+  const { signature, time } = signLogin(password);
+  const r = await fetch(`${url}/api/v2/manage/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ account, signature, time, flag: '1' }),
+  });
+  const env = (await r.json()) as Envelope<{ token: string }>;
+  if (env.status !== 0) throw new Error(`login ${account}: ${env.status} ${env.info}`);
+  return env.data.token;
+}
+
+async function permissionIds(url: string, token: string, codes: string[]): Promise<number[]> {
+  const r = await fetch(`${url}/api/v2/manage/permission/getTree`, { headers: { token } });
+  const tree = ((await r.json()) as Envelope<{ id: number; code: string; children?: { id: number; code: string }[] }[]>)
+    .data;
+  const ids = new Map(tree.flatMap((p) => [p, ...(p.children ?? [])]).map((p) => [p.code, p.id]));
+  return codes.map((c) => ids.get(c)!);
+}
+
+async function openFromMenu(page: Page, path: string): Promise<void> {
+  await page.locator(`[data-testid="menu-${path}"]`).click();
+  await page.waitForURL((u) => hashPath(u.toString()) === path);
+  await settle(page, path);
+}
+
+async function logout(page: Page): Promise<void> {
+  await page.locator('[data-testid="user-menu"]').click();
+  await page.locator('[data-testid="user-menu-logout"]').click();
+  await page.waitForURL(/#\/login/);
+}
+
 describe('views that come and go', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -175,4 +228,60 @@ describe('views that come and go', () => {
       await page.context().close();
     },
   );
+
+  it("shows nobody another user's tabs, and drops a tab to a screen the user may no longer open", async () => {
+    const PASSWORD = 'Views-viewer-2026';
+    const admin = await apiLogin(server.url, 'admin', ADMIN_PASSWORD);
+    const role = await api<{ id: number }>(server.url, admin, '/api/v2/manage/role/add', {
+      name: 'Views viewer',
+      code: 'viewsViewer',
+    });
+    const setKeys = async (token: string, codes: string[]): Promise<void> => {
+      await api(server.url, token, '/api/v2/manage/role/setPermissions', {
+        roleId: role.id,
+        permissionIds: await permissionIds(server.url, token, codes),
+      });
+    };
+    await setKeys(admin, ['index', 'system:user', 'system:role']);
+    await api(server.url, admin, '/api/v2/manage/user/add', {
+      account: 'viewer',
+      password: PASSWORD,
+      name: 'Views viewer',
+      roleId: role.id,
+      scopeAll: true,
+    });
+
+    // The administrator opens two screens in this browser tab, then signs out.
+    const page = await newPage(browser, 'en-US');
+    await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+    await menuScreens(page);
+    await openFromMenu(page, '/system/audit');
+    await openFromMenu(page, '/system/user');
+    await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/audit', '/system/user']);
+    await logout(page);
+
+    // The viewer signing in here sees none of them.
+    await loginAs(page, server.url, 'viewer', PASSWORD);
+    await page.locator('[data-testid="side-menu"]').waitFor();
+    await expect.poll(() => tabPaths(page)).toEqual(['/home']);
+    await menuScreens(page);
+    await openFromMenu(page, '/system/role');
+    await openFromMenu(page, '/system/user');
+    await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/role', '/system/user']);
+    const stored = await page.evaluate(() =>
+      Object.keys(sessionStorage).filter((k) => k.startsWith('geosentry:tabs:')),
+    );
+    expect(stored).toHaveLength(1);
+    await page.reload();
+    await settle(page, '/system/user');
+    await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/role', '/system/user']);
+
+    // The roles screen is taken from the viewer's role: after a refresh its tab is gone, the others stay.
+    await setKeys(await apiLogin(server.url, 'admin', ADMIN_PASSWORD), ['index', 'system:user']);
+    await page.reload();
+    await page.locator('[data-testid="side-menu"]').waitFor();
+    await settle(page, '/system/user');
+    await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/user']);
+    await page.context().close();
+  });
 });
