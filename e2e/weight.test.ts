@@ -13,11 +13,9 @@ function watchScripts(page: Page): Map<string, string> {
   });
   return seen;
 }
+/** The languages whose catalogues were fetched (each language has a boot chunk and one for the rest). */
 const locales = (seen: Map<string, string>): string[] =>
-  [...seen.keys()]
-    .map((f) => /^locale-(\w+)-/.exec(f)?.[1])
-    .filter((l): l is string => !!l)
-    .sort();
+  [...new Set([...seen.keys()].map((f) => /^locale-([a-z]+)-/.exec(f)?.[1]).filter((l): l is string => !!l))].sort();
 
 describe('console weight in a real browser', () => {
   let server: RunningServer;
@@ -40,8 +38,11 @@ describe('console weight in a real browser', () => {
     expect(seen.size).toBeGreaterThan(0);
     for (const [file, encoding] of seen) expect(encoding, file).toMatch(/^(br|small)$/);
     expect([...seen.values()].filter((e) => e === 'br').length).toBeGreaterThan(3);
-    // The login page does not download the console's layout or its charts.
+    // The login page does not download the console's layout or its charts, nor the catalogues of its screens.
     expect([...seen.keys()].some((f) => /^(MainLayout|EChart)-/.test(f))).toBe(false);
+    expect([...seen.keys()].filter((f) => f.startsWith('locale-'))).toEqual([
+      expect.stringMatching(/^locale-zh-boot-/),
+    ]);
 
     await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
     await page.locator('[data-testid="lang-switch"]').click();

@@ -1,7 +1,7 @@
-import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Result, Spin } from 'antd';
+import { Button, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { endSessionLocally, isLoggedIn, storeUserInfo, loggedOutOnPurposeMark, useSession } from '../shared/session.ts';
 import { fetchUserInfo, USER_INFO_KEY } from '../features/session/index.ts';
@@ -28,6 +28,9 @@ export function RequireAuth({ children }: { children: ReactNode }): ReactElement
   return <>{children}</>;
 }
 
+// Shown only when the session cannot be read: loaded then (with its illustrations), not with every page.
+const Result = lazy(() => import('antd/es/result'));
+
 /** Reads the permission list and user info once when storage lacks them. */
 function SessionLoader(): ReactElement {
   const { t } = useTranslation('common');
@@ -37,19 +40,21 @@ function SessionLoader(): ReactElement {
   }, [q.data]);
   if (q.isError) {
     return (
-      <Result
-        status="warning"
-        title={t('session.loadFailed')}
-        subTitle={q.error.message}
-        extra={[
-          <Button key="retry" type="primary" onClick={() => void q.refetch()}>
-            {t('action.retry')}
-          </Button>,
-          <Button key="login" onClick={() => endSessionLocally()}>
-            {t('action.backToLogin')}
-          </Button>,
-        ]}
-      />
+      <Suspense fallback={null}>
+        <Result
+          status="warning"
+          title={t('session.loadFailed')}
+          subTitle={q.error.message}
+          extra={[
+            <Button key="retry" type="primary" onClick={() => void q.refetch()}>
+              {t('action.retry')}
+            </Button>,
+            <Button key="login" onClick={() => endSessionLocally()}>
+              {t('action.backToLogin')}
+            </Button>,
+          ]}
+        />
+      </Suspense>
     );
   }
   return <Spin fullscreen spinning description={t('session.loading')} />;

@@ -2,11 +2,15 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { createHashRouter } from 'react-router-dom';
 import { PublicOnly, RequireAuth } from './guards.tsx';
 import { LoginPage } from '../features/session/index.ts';
+import { loadCatalogues } from '../shared/i18n.ts';
 
 // Each public page and the main layout (menu, route tree, tags, alert popup) load with their path: the login page
 // does not download the console, and a signed-in start does not download the login page.
 const NotFoundPage = lazy(() => import('./NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })));
-const MainLayout = lazy(() => import('./layout/MainLayout.tsx').then((m) => ({ default: m.MainLayout })));
+// The layout renders once every catalogue of the language is there (the public pages need only the boot ones).
+const MainLayout = lazy(() =>
+  Promise.all([import('./layout/MainLayout.tsx'), loadCatalogues()]).then(([m]) => ({ default: m.MainLayout })),
+);
 const loading = (page: ReactNode): ReactNode => <Suspense fallback={null}>{page}</Suspense>;
 
 /**

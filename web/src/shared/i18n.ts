@@ -1,13 +1,15 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Language } from '@geosentry/contract';
+import { BOOT_NAMESPACES } from './boot-namespaces.ts';
 
 /**
  * One catalogue per language and feature: src/locales/<lang>/<feature>.json, each used as the
  * i18next namespace <feature>. Keys are static: `area.phrase` inside the namespace.
  *
  * Only the active language is loaded: the catalogues are imported lazily (the build groups each language into
- * one chunk, see vite.config.ts), the first one before the console renders, another when the user switches.
+ * two chunks, see vite.config.ts): the boot ones (BOOT_NAMESPACES) before anything renders, the others with the
+ * console's layout (loadCatalogues), another language's when the user switches.
  */
 type Catalogue = Record<string, unknown>;
 const files = import.meta.glob<{ default: Catalogue }>('../locales/*/*.json');
@@ -20,20 +22,31 @@ for (const [file, load] of Object.entries(files)) {
 }
 const NAMESPACES = (loaders.en ?? []).map(([ns]) => ns);
 
+/** Whether the console (not only a public page) has asked for the catalogues: a language switch then loads all. */
+let allWanted = false;
 const loading = new Map<string, Promise<void>>();
-/** Loads a language's catalogues into i18next (once; later calls share the first load). */
-function loadLanguage(lang: Language): Promise<void> {
-  let p = loading.get(lang);
+/** Loads a language's catalogues into i18next, the boot ones or all (once; later calls share the first load). */
+function loadLanguage(lang: Language, all = allWanted): Promise<void> {
+  const key = `${lang}:${all ? 'all' : 'boot'}`;
+  let p = loading.get(key);
   if (!p) {
     p = Promise.all(
-      (loaders[lang] ?? []).map(async ([ns, load]) => {
-        i18n.addResourceBundle(lang, ns, (await load()).default, true, true);
-      }),
+      (loaders[lang] ?? [])
+        .filter(([ns]) => all || BOOT_NAMESPACES.includes(ns))
+        .map(async ([ns, load]) => {
+          i18n.addResourceBundle(lang, ns, (await load()).default, true, true);
+        }),
     ).then(() => undefined);
-    p.catch(() => loading.delete(lang)); // a failed load (network) is tried again next time
-    loading.set(lang, p);
+    p.catch(() => loading.delete(key)); // a failed load (network) is tried again next time
+    loading.set(key, p);
   }
   return p;
+}
+
+/** Every catalogue of the active language: the console's layout waits for it before it renders (app/router.tsx). */
+export function loadCatalogues(): Promise<void> {
+  allWanted = true;
+  return loadLanguage(currentLanguage(), true);
 }
 
 export const LANGUAGE_KEY = 'language';
@@ -76,7 +89,7 @@ await i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
 });
-await loadLanguage(initial);
+await loadLanguage(initial, false);
 document.documentElement.lang = initial;
 
 export default i18n;

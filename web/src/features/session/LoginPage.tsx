@@ -17,8 +17,6 @@ import { endSessionLocally, getSession, storeUserInfo } from '../../shared/sessi
 import { useBranding, usePublicConfig } from '../../shared/public-config.ts';
 import { LanguageSwitch } from '../../shared/ui/LanguageSwitch.tsx';
 import { PageFooter } from '../../shared/ui/PageFooter.tsx';
-import { appRoutes } from '../../app/routes.tsx';
-import { buildNodes, filterRoutes, findNode, isScreen } from '../../app/route-tree.ts';
 import { fetchCaptcha, fetchUserInfo, login, USER_INFO_KEY, type LoginInput } from './api.ts';
 import { LoginIllustration } from './LoginIllustration.tsx';
 import './login.css';
@@ -34,10 +32,17 @@ interface Notice {
   text: string;
 }
 
-/** Where to go after login: the page the user came from when they may open it, otherwise '/'. */
-function landing(redirect: string | null): string {
+/**
+ * Where to go after login: the page the user came from when they may open it, otherwise '/'. The route tree (every
+ * feature's menu entries and icons) is loaded here, after login, not with the login page.
+ */
+async function landing(redirect: string | null): Promise<string> {
   if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/login')) return '/';
   const pathname = redirect.split('?')[0] ?? '/';
+  const [{ appRoutes }, { buildNodes, filterRoutes, findNode, isScreen }] = await Promise.all([
+    import('../../app/routes.tsx'),
+    import('../../app/route-tree.ts'),
+  ]);
   const node = findNode(buildNodes(filterRoutes(appRoutes, getSession())), pathname);
   return node && isScreen(node) ? redirect : '/';
 }
@@ -95,7 +100,7 @@ export function LoginPage(): ReactElement {
       storeUserInfo(info);
       queryClient.setQueryData(USER_INFO_KEY, info);
       void message.success(t('login.welcome', { name: info.user.name || info.user.account }));
-      void navigate(landing(params.get('redirect')), { replace: true });
+      void navigate(await landing(params.get('redirect')), { replace: true });
     } catch (e) {
       endSessionLocally();
       setNotice({ type: 'error', text: e instanceof Error ? e.message : t('login.failed') });

@@ -1,5 +1,5 @@
-import type { ReactElement } from 'react';
-import { Button, Dropdown } from 'antd';
+import { useState, type ComponentType, type ReactElement } from 'react';
+import { Button, type DropdownProps } from 'antd';
 import { CheckOutlined, GlobalOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@geosentry/contract';
@@ -8,6 +8,10 @@ import { currentLanguage, setLanguage } from '../i18n.ts';
 /** Language names are shown in their own language, so anyone can find theirs. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: '中文', ko: '한국어' };
 
+// The menu (antd's Dropdown and Menu) loads on the first click: the login page does not download it for a switch
+// most people never open. (Not earlier, on hover: the button is re-made when the menu wraps it, and a click in
+// progress would be lost.)
+
 /**
  * Language switch (the stored choice wins over the browser language).
  * Test hooks: [data-testid="lang-switch"], then [data-testid="lang-en" | "lang-zh" | "lang-ko"].
@@ -15,8 +19,33 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: '�
 export function LanguageSwitch({ className }: { className?: string }): ReactElement {
   const { t } = useTranslation('common');
   const lang = currentLanguage();
+  const [Dropdown, setDropdown] = useState<ComponentType<DropdownProps> | null>(null);
+  const [open, setOpen] = useState(false);
+  const button = (
+    <Button
+      type="text"
+      className={className}
+      icon={<GlobalOutlined />}
+      data-testid="lang-switch"
+      aria-label={t('header.language')}
+      // Before the menu code is there, a click asks for it and opens the menu once it has loaded.
+      onClick={
+        Dropdown
+          ? undefined
+          : () => {
+              setOpen(true);
+              void import('antd/es/dropdown').then((m) => setDropdown(() => m.default));
+            }
+      }
+    >
+      <span className="gs-lang-current">{LANGUAGE_NAMES[lang]}</span>
+    </Button>
+  );
+  if (!Dropdown) return button;
   return (
     <Dropdown
+      open={open}
+      onOpenChange={setOpen}
       trigger={['click']}
       placement="bottomRight"
       menu={{
@@ -30,18 +59,13 @@ export function LanguageSwitch({ className }: { className?: string }): ReactElem
             </span>
           ),
         })),
-        onClick: ({ key }) => setLanguage(key as Language),
+        onClick: ({ key }) => {
+          setOpen(false);
+          setLanguage(key as Language);
+        },
       }}
     >
-      <Button
-        type="text"
-        className={className}
-        icon={<GlobalOutlined />}
-        data-testid="lang-switch"
-        aria-label={t('header.language')}
-      >
-        <span className="gs-lang-current">{LANGUAGE_NAMES[lang]}</span>
-      </Button>
+      {button}
     </Dropdown>
   );
 }
