@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery, zInt, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zOptText, zPage, zText } from '../api/zod.ts';
 import { LOGIN, perm, routeTable } from '../api/routes.ts';
 import { PLATFORM_TYPES, type PlatformType } from './kinds.ts';
 import { platformDetailsSchemas } from './details.ts';
@@ -56,46 +56,57 @@ export function platformEditBodyFor<T extends PlatformType>(type: T) {
   return platformEditBody.extend({ details: platformDetailsSchemas[type] });
 }
 
-export interface PlatformSummary {
-  platformId: number;
-  type: PlatformType;
-  name: string;
-  description: string | null;
-  manager: string | null;
-  lon: number | null;
-  lat: number | null;
-  createdAt: string;
-}
+export const platformSummarySchema = z.object({
+  platformId: z.number().int(),
+  type: z.enum(PLATFORM_TYPES),
+  name: z.string(),
+  description: z.string().nullable(),
+  manager: z.string().nullable(),
+  lon: z.number().nullable(),
+  lat: z.number().nullable(),
+  createdAt: z.string(),
+});
+export type PlatformSummary = z.output<typeof platformSummarySchema>;
 
 /** A site as lists and getById answer it: the common fields and the kind's details. */
-export interface PlatformRow extends PlatformSummary {
-  subType: string | null;
-  alt: number | null;
-  regionCode: string | null;
+export const platformRowSchema = platformSummarySchema.extend({
+  subType: z.string().nullable(),
+  alt: z.number().nullable(),
+  regionCode: z.string().nullable(),
   /** Region codes from the country down to the site's region (a cascader's value). */
-  regionPath: string[];
+  regionPath: z.array(z.string()),
   /** The names of `regionPath`, in the caller's language. */
-  regionNames: string[];
-  enterpriseId: number | null;
-  enterpriseName: string | null;
-  organization: string | null;
-  pictures: string[];
-  files: string[];
+  regionNames: z.array(z.string()),
+  enterpriseId: z.number().int().nullable(),
+  enterpriseName: z.string().nullable(),
+  organization: z.string().nullable(),
+  pictures: z.array(z.string()),
+  files: z.array(z.string()),
   /** The kind's own fields (see `PlatformDetailsOf<type>`). */
-  details: Record<string, unknown>;
-  updatedAt: string;
-}
+  details: z.record(z.string(), z.unknown()),
+  updatedAt: z.string(),
+});
+export type PlatformRow = z.output<typeof platformRowSchema>;
+
+/** A site for data-scope pickers: id, kind and name. */
+export const platformOptionSchema = z.object({
+  platformId: z.number().int(),
+  type: z.enum(PLATFORM_TYPES),
+  name: z.string(),
+});
+export type PlatformOption = z.output<typeof platformOptionSchema>;
 
 /** A road segment of a slope (spec §3 "Slope / construction site"). */
-export interface RoadSegmentRow {
-  platformId: number;
-  platformName: string;
-  name: string | null;
-  code: string | null;
-  segment: string | null;
-  description: string | null;
-  regionCode: string | null;
-}
+export const roadSegmentRowSchema = z.object({
+  platformId: z.number().int(),
+  platformName: z.string(),
+  name: z.string().nullable(),
+  code: z.string().nullable(),
+  segment: z.string().nullable(),
+  description: z.string().nullable(),
+  regionCode: z.string().nullable(),
+});
+export type RoadSegmentRow = z.output<typeof roadSegmentRowSchema>;
 
 const tags = ['platforms'];
 export const platformsRoutes = routeTable({
@@ -107,6 +118,7 @@ export const platformsRoutes = routeTable({
       "Sites of one kind (bridge included) within the caller's data scope: paged, keyword/region/enterprise filters, sortField name|createdAt|regionCode",
     tags,
     query: platformListQuery,
+    response: zPage(platformRowSchema),
   },
   get: {
     method: 'GET',
@@ -115,6 +127,7 @@ export const platformsRoutes = routeTable({
     summary: "One site within the caller's data scope (a foreign id answers like a missing one)",
     tags,
     query: platformIdQuery,
+    response: platformRowSchema,
   },
   options: {
     method: 'GET',
@@ -122,6 +135,7 @@ export const platformsRoutes = routeTable({
     permission: perm('system:data'),
     summary: 'Every site (id, kind, name) for data-scope pickers',
     tags,
+    response: z.array(platformOptionSchema),
   },
   add: {
     method: 'POST',
@@ -131,6 +145,7 @@ export const platformsRoutes = routeTable({
       "Create a site of one kind; details are validated by the kind's schema. A caller who does not see every site is given the new one.",
     tags,
     body: platformAddBody,
+    response: z.object({ platformId: z.number().int() }),
   },
   edit: {
     method: 'POST',
@@ -139,6 +154,7 @@ export const platformsRoutes = routeTable({
     summary: 'Edit a site (platformId and fields); details, pictures and files are kept when left out',
     tags,
     body: platformEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -147,6 +163,7 @@ export const platformsRoutes = routeTable({
     summary: 'Delete a site; refused while it still has devices or sections',
     tags,
     body: platformIdBody,
+    response: z.null(),
   },
   roadSegments: {
     method: 'GET',
@@ -154,5 +171,6 @@ export const platformsRoutes = routeTable({
     permission: perm('information:road'),
     summary: "Road segments of the slopes within the caller's data scope",
     tags,
+    response: z.array(roadSegmentRowSchema),
   },
 });

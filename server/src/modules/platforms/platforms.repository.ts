@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { PlatformRow, PlatformType, RoadSegmentRow } from '@geosentry/contract';
+import type { PlatformOption, PlatformRow, PlatformType, RoadSegmentRow } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 import { inRegionSubtree } from '../regions/regions.repository.ts';
@@ -128,10 +128,10 @@ export async function findPlatform(
   return r ? { id: r.id, type: r.type as PlatformType, name: r.name, enterpriseId: r.enterprise_id } : undefined;
 }
 
-export async function platformOptions(db: Db): Promise<{ platformId: number; type: string; name: string }[]> {
+export async function platformOptions(db: Db): Promise<PlatformOption[]> {
   return (
     await db.k.selectFrom('platforms').select(['id', 'type', 'name']).orderBy('type').orderBy('name').execute()
-  ).map((r) => ({ platformId: r.id, type: r.type, name: r.name }));
+  ).map((r) => ({ platformId: r.id, type: r.type as PlatformType, name: r.name }));
 }
 
 /** The stored form of a site's fields (details already validated). */

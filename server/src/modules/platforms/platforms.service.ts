@@ -8,7 +8,7 @@ import {
   type PlatformType,
   type RoadSegmentRow,
 } from '@geosentry/contract';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
@@ -46,7 +46,7 @@ export class PlatformsService {
     return this.named(await this.regions.index(), lang, p);
   }
 
-  options(): Promise<{ platformId: number; type: string; name: string }[]> {
+  options(): ReturnType<typeof repo.platformOptions> {
     return repo.platformOptions(this.ctx.db);
   }
 

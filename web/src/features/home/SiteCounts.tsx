@@ -2,17 +2,12 @@ import type { ReactElement } from 'react';
 import { Card, Empty, Skeleton, Tooltip, Typography } from 'antd';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { platformsRoutes, type Page, type PlatformSummary } from '@geosentry/contract';
-import { request } from '../../shared/api.ts';
+import { platformsRoutes } from '@geosentry/contract';
+import { callAt } from '../../shared/api.ts';
 import type { SiteKind } from './site-kinds.tsx';
 
 function countSites(type: string): Promise<number> {
-  return request<Page<PlatformSummary>>(
-    'GET',
-    platformsRoutes.list.path.replace(':type', type),
-    { pageNum: 1, pageSize: 1 },
-    { silent: true },
-  ).then((p) => p.total);
+  return callAt(platformsRoutes.list, { type }, { pageNum: 1, pageSize: 1 }, { silent: true }).then((p) => p.total);
 }
 
 /**

@@ -1,28 +1,21 @@
 import {
+  PLATFORM_SORT_FIELDS,
   enterprisesRoutes,
   enterpriseVariantOf,
+  platformListQuery,
   platformsRoutes,
   tailingsEnterprisesRoutes,
   type EnterpriseOption,
-  type Page,
-  type PlatformRow,
   type PlatformType,
 } from '@geosentry/contract';
-import { request } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { call, callAt } from '../../shared/api.ts';
 
-export type SortOrder = 'ascend' | 'descend';
-export const PLATFORM_SORT_FIELDS = ['name', 'createdAt', 'regionCode'] as const;
+export { PLATFORM_SORT_FIELDS };
 export type PlatformSortField = (typeof PLATFORM_SORT_FIELDS)[number];
 
-export interface PlatformListParams {
-  pageNum: number;
-  pageSize: number;
-  sortField?: PlatformSortField | undefined;
-  sortOrder?: SortOrder | undefined;
-  keyword?: string | undefined;
-  regionCode?: string | undefined;
-  enterpriseId?: number | undefined;
-}
+/** The list's query as the page holds it (the contract's, with paging given). */
+export type PlatformListParams = z.output<typeof platformListQuery>;
 
 /** What the form sends: the common fields of a site and the kind's details. */
 export interface PlatformInput {
@@ -50,40 +43,33 @@ export const platformKeys = {
   enterprises: (variant: string) => ['enterprises', variant, 'all'] as const,
 };
 
-const withType = (path: string, kind: PlatformType): string => path.replace(':type', kind);
 /** Changes are never cancelled by a later change to the same address. */
 const change = { keepEarlier: true } as const;
 
 export const fetchPlatforms = (kind: PlatformType, p: PlatformListParams) =>
-  request<Page<PlatformRow>>('GET', withType(platformsRoutes.list.path, kind), { ...p });
+  callAt(platformsRoutes.list, { type: kind }, { ...p });
 
 /**
  * Sites of one kind for pickers (first 50 matching the keyword). Silent: a user without the kind's
  * permission simply gets no options.
  */
 export const fetchPlatformChoices = (kind: PlatformType, keyword: string) =>
-  request<Page<PlatformRow>>(
-    'GET',
-    withType(platformsRoutes.list.path, kind),
+  callAt(
+    platformsRoutes.list,
+    { type: kind },
     { pageNum: 1, pageSize: 50, keyword: keyword || undefined, sortField: 'name', sortOrder: 'ascend' },
     { keepEarlier: true, silent: true },
   ).then((p) => p.list);
 
 export const addPlatform = (kind: PlatformType, v: PlatformInput) =>
-  request<{ platformId: number }>('POST', withType(platformsRoutes.add.path, kind), { ...v }, change);
+  callAt(platformsRoutes.add, { type: kind }, { ...v }, change);
 export const editPlatform = (kind: PlatformType, platformId: number, v: PlatformInput) =>
-  request<null>('POST', withType(platformsRoutes.edit.path, kind), { platformId, ...v }, change);
+  callAt(platformsRoutes.edit, { type: kind }, { platformId, ...v }, change);
 export const deletePlatform = (kind: PlatformType, platformId: number) =>
-  request<null>('POST', withType(platformsRoutes.delete.path, kind), { platformId }, change);
+  callAt(platformsRoutes.delete, { type: kind }, { platformId }, change);
 
 /** The enterprises a site of this kind may be related to (tailings sites: tailings enterprises). */
 export function fetchEnterpriseOptions(kind: PlatformType): Promise<EnterpriseOption[]> {
-  if (enterpriseVariantOf(kind) === 'tailings')
-    return request<EnterpriseOption[]>('GET', tailingsEnterprisesRoutes.all.path, {}, { keepEarlier: true });
-  return request<EnterpriseOption[]>(
-    'GET',
-    enterprisesRoutes.all.path.replace(':enterpriseType', 'general'),
-    {},
-    { keepEarlier: true },
-  );
+  if (enterpriseVariantOf(kind) === 'tailings') return call(tailingsEnterprisesRoutes.all, {}, { keepEarlier: true });
+  return callAt(enterprisesRoutes.all, { enterpriseType: 'general' }, {}, { keepEarlier: true });
 }
