@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { pageQuery, zInt, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zOptText, zPage, zText } from '../api/zod.ts';
 import { LOGIN, perm, routeTable } from '../api/routes.ts';
 import { optId, optText } from '../platforms/fields.ts';
-import type { PlatformType } from '../platforms/kinds.ts';
+import { PLATFORM_TYPES, type PlatformType } from '../platforms/kinds.ts';
 
 /**
  * Enterprises / management organisations (spec §3). Two variants: 'tailings' (owners of tailings ponds,
@@ -44,27 +44,29 @@ export const enterpriseEditBody = z.object({ enterpriseId: zInt(), ...enterprise
 export const enterpriseIdBody = z.object({ enterpriseId: zInt() });
 export const enterpriseBindBody = z.object({ enterpriseId: zInt(), platformId: zInt() });
 
-export interface EnterpriseRow {
-  enterpriseId: number;
-  enterpriseType: EnterpriseVariant;
-  name: string;
-  code: string | null;
-  description: string | null;
-  parentId: number | null;
-  parentName: string | null;
-  address: string | null;
+export const enterpriseRowSchema = z.object({
+  enterpriseId: z.number().int(),
+  enterpriseType: z.enum(ENTERPRISE_VARIANTS),
+  name: z.string(),
+  code: z.string().nullable(),
+  description: z.string().nullable(),
+  parentId: z.number().int().nullable(),
+  parentName: z.string().nullable(),
+  address: z.string().nullable(),
   /** The bound sites within the caller's data scope. */
-  platforms: { platformId: number; type: PlatformType; name: string }[];
-  createdAt: string;
-  updatedAt: string;
-}
+  platforms: z.array(z.object({ platformId: z.number().int(), type: z.enum(PLATFORM_TYPES), name: z.string() })),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type EnterpriseRow = z.output<typeof enterpriseRowSchema>;
 
-export interface EnterpriseOption {
-  enterpriseId: number;
-  name: string;
-  code: string | null;
-  parentId: number | null;
-}
+export const enterpriseOptionSchema = z.object({
+  enterpriseId: z.number().int(),
+  name: z.string(),
+  code: z.string().nullable(),
+  parentId: z.number().int().nullable(),
+});
+export type EnterpriseOption = z.output<typeof enterpriseOptionSchema>;
 
 function enterpriseRoutes(segment: string, code: string, variant: string) {
   const base = `/api/v2/data/information/enterprise/${segment}`;
@@ -78,6 +80,7 @@ function enterpriseRoutes(segment: string, code: string, variant: string) {
       summary: `Enterprises (${variant}), paged; keyword; sortField name|code|createdAt`,
       tags,
       query: enterpriseListQuery,
+      response: zPage(enterpriseRowSchema),
     },
     all: {
       method: 'GET',
@@ -85,6 +88,7 @@ function enterpriseRoutes(segment: string, code: string, variant: string) {
       permission: LOGIN,
       summary: `Every enterprise (${variant}) for pickers: id, name, code, higher group`,
       tags,
+      response: z.array(enterpriseOptionSchema),
     },
     add: {
       method: 'POST',
@@ -93,6 +97,7 @@ function enterpriseRoutes(segment: string, code: string, variant: string) {
       summary: `Add an enterprise (${variant})`,
       tags,
       body: enterpriseAddBody,
+      response: z.object({ enterpriseId: z.number().int() }),
     },
     edit: {
       method: 'POST',
@@ -101,6 +106,7 @@ function enterpriseRoutes(segment: string, code: string, variant: string) {
       summary: `Edit an enterprise (${variant})`,
       tags,
       body: enterpriseEditBody,
+      response: z.null(),
     },
     delete: {
       method: 'POST',
@@ -109,6 +115,7 @@ function enterpriseRoutes(segment: string, code: string, variant: string) {
       summary: `Delete an enterprise (${variant}); refused while sites are bound to it`,
       tags,
       body: enterpriseIdBody,
+      response: z.null(),
     },
     bind: {
       method: 'POST',
@@ -117,6 +124,7 @@ function enterpriseRoutes(segment: string, code: string, variant: string) {
       summary: `Bind a site within the caller's data scope to an enterprise (${variant})`,
       tags,
       body: enterpriseBindBody,
+      response: z.null(),
     },
     unbind: {
       method: 'POST',
@@ -125,6 +133,7 @@ function enterpriseRoutes(segment: string, code: string, variant: string) {
       summary: `Unbind a site from its enterprise (${variant})`,
       tags,
       body: enterpriseBindBody,
+      response: z.null(),
     },
   });
 }

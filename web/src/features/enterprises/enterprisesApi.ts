@@ -1,27 +1,23 @@
 import {
+  ENTERPRISE_SORT_FIELDS,
   GENERAL_ENTERPRISE_TYPES,
+  PLATFORM_TYPES,
+  enterpriseListQuery,
+  enterpriseVariantOf,
   enterprisesRoutes,
   tailingsEnterprisesRoutes,
-  type EnterpriseOption,
-  type EnterpriseRow,
   type EnterpriseVariant,
-  type Page,
   type PlatformType,
 } from '@geosentry/contract';
-import { request } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { callAt } from '../../shared/api.ts';
 import { KEYS } from '../../shared/storage.ts';
 
-export type SortOrder = 'ascend' | 'descend';
-export const ENTERPRISE_SORT_FIELDS = ['name', 'code', 'createdAt'] as const;
+export { ENTERPRISE_SORT_FIELDS };
 export type EnterpriseSortField = (typeof ENTERPRISE_SORT_FIELDS)[number];
 
-export interface EnterpriseListParams {
-  pageNum: number;
-  pageSize: number;
-  sortField?: EnterpriseSortField | undefined;
-  sortOrder?: SortOrder | undefined;
-  keyword?: string | undefined;
-}
+/** The list's query as the page holds it (the contract's, with paging given). */
+export type EnterpriseListParams = z.output<typeof enterpriseListQuery>;
 
 export interface EnterpriseFormValues {
   name: string;
@@ -33,8 +29,8 @@ export interface EnterpriseFormValues {
 
 /** The site kinds whose sites each variant's enterprises own. */
 export const VARIANT_KINDS: Record<EnterpriseVariant, readonly PlatformType[]> = {
-  general: ['disaster', 'sideslope', 'reservoir', 'river', 'bridge'],
-  tailings: ['tailings'],
+  general: PLATFORM_TYPES.filter((k) => enterpriseVariantOf(k) === 'general'),
+  tailings: PLATFORM_TYPES.filter((k) => enterpriseVariantOf(k) === 'tailings'),
 };
 
 /** Same keys as the platforms feature uses for its enterprise pickers, so both refresh together. */
@@ -54,19 +50,20 @@ export function generalEnterpriseType(): string {
   return stored && (GENERAL_ENTERPRISE_TYPES as readonly string[]).includes(stored) ? stored : 'disaster';
 }
 
-function path(variant: EnterpriseVariant, route: keyof typeof enterprisesRoutes): string {
-  if (variant === 'tailings') return tailingsEnterprisesRoutes[route].path;
-  return enterprisesRoutes[route].path.replace(':enterpriseType', generalEnterpriseType());
-}
+/** The routes of a variant (the general ones with their {enterpriseType}). */
+const routesOf = (variant: EnterpriseVariant) =>
+  variant === 'tailings' ? tailingsEnterprisesRoutes : enterprisesRoutes;
+const at = (variant: EnterpriseVariant): Record<string, string> =>
+  variant === 'tailings' ? {} : { enterpriseType: generalEnterpriseType() };
 
 /** Changes are never cancelled by a later change to the same address. */
 const change = { keepEarlier: true } as const;
 const text = (v: string | undefined): string | undefined => (v && v.trim() ? v.trim() : undefined);
 
 export const fetchEnterprises = (variant: EnterpriseVariant, p: EnterpriseListParams) =>
-  request<Page<EnterpriseRow>>('GET', path(variant, 'list'), { ...p });
+  callAt(routesOf(variant).list, at(variant), { ...p });
 export const fetchEnterpriseOptions = (variant: EnterpriseVariant) =>
-  request<EnterpriseOption[]>('GET', path(variant, 'all'), {}, { keepEarlier: true });
+  callAt(routesOf(variant).all, at(variant), {}, { keepEarlier: true });
 
 function fields(v: EnterpriseFormValues) {
   return {
@@ -79,12 +76,12 @@ function fields(v: EnterpriseFormValues) {
 }
 
 export const addEnterprise = (variant: EnterpriseVariant, v: EnterpriseFormValues) =>
-  request<{ enterpriseId: number }>('POST', path(variant, 'add'), fields(v), change);
+  callAt(routesOf(variant).add, at(variant), fields(v), change);
 export const editEnterprise = (variant: EnterpriseVariant, enterpriseId: number, v: EnterpriseFormValues) =>
-  request<null>('POST', path(variant, 'edit'), { enterpriseId, ...fields(v) }, change);
+  callAt(routesOf(variant).edit, at(variant), { enterpriseId, ...fields(v) }, change);
 export const deleteEnterprise = (variant: EnterpriseVariant, enterpriseId: number) =>
-  request<null>('POST', path(variant, 'delete'), { enterpriseId }, change);
+  callAt(routesOf(variant).delete, at(variant), { enterpriseId }, change);
 export const bindPlatform = (variant: EnterpriseVariant, enterpriseId: number, platformId: number) =>
-  request<null>('POST', path(variant, 'bind'), { enterpriseId, platformId }, change);
+  callAt(routesOf(variant).bind, at(variant), { enterpriseId, platformId }, change);
 export const unbindPlatform = (variant: EnterpriseVariant, enterpriseId: number, platformId: number) =>
-  request<null>('POST', path(variant, 'unbind'), { enterpriseId, platformId }, change);
+  callAt(routesOf(variant).unbind, at(variant), { enterpriseId, platformId }, change);
