@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery, zBool, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zBool, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 
 export const userListQuery = pageQuery().extend({
@@ -63,24 +63,25 @@ export const userScopeBody = z.object({
   platformIds: zIntList().optional().default([]),
 });
 
-export interface UserRow {
-  id: number;
-  account: string;
-  name: string;
-  phone: string | null;
-  email: string | null;
-  area: string | null;
-  roleId: number;
-  roleName: string;
-  roleCode: string;
-  enabled: boolean;
-  scopeAll: boolean;
-  platformIds: number[];
-  createdAt: string;
-  lastLoginAt: string | null;
+export const userRowSchema = z.object({
+  id: z.number().int(),
+  account: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  area: z.string().nullable(),
+  roleId: z.number().int(),
+  roleName: z.string(),
+  roleCode: z.string(),
+  enabled: z.boolean(),
+  scopeAll: z.boolean(),
+  platformIds: z.array(z.number().int()),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
   /** Locked out by failed sign-ins right now (an administrator may unlock it). */
-  locked: boolean;
-}
+  locked: z.boolean(),
+});
+export type UserRow = z.output<typeof userRowSchema>;
 
 const tags = ['users'];
 export const usersRoutes = routeTable({
@@ -91,6 +92,7 @@ export const usersRoutes = routeTable({
     summary: 'Users, paged, sorted and filtered',
     tags,
     query: userListQuery,
+    response: zPage(userRowSchema),
   },
   add: {
     method: 'POST',
@@ -99,6 +101,7 @@ export const usersRoutes = routeTable({
     summary: 'Create a user',
     tags,
     body: userAddBody,
+    response: z.object({ id: z.number().int() }),
   },
   edit: {
     method: 'POST',
@@ -107,6 +110,7 @@ export const usersRoutes = routeTable({
     summary: 'Edit a user',
     tags,
     body: userEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -115,6 +119,7 @@ export const usersRoutes = routeTable({
     summary: 'Delete a user (not oneself)',
     tags,
     body: userIdBody,
+    response: z.null(),
   },
   enable: {
     method: 'POST',
@@ -123,6 +128,7 @@ export const usersRoutes = routeTable({
     summary: 'Enable or disable a user; disabling ends their sessions',
     tags,
     body: userEnableBody,
+    response: z.null(),
   },
   resetPassword: {
     method: 'POST',
@@ -131,6 +137,7 @@ export const usersRoutes = routeTable({
     summary: "Set another user's password; their sessions end",
     tags,
     body: userResetPasswordBody,
+    response: z.null(),
   },
   bindRole: {
     method: 'POST',
@@ -139,6 +146,7 @@ export const usersRoutes = routeTable({
     summary: 'Bind a user to a role (not oneself)',
     tags,
     body: userBindRoleBody,
+    response: z.null(),
   },
   unlock: {
     method: 'POST',
@@ -147,6 +155,7 @@ export const usersRoutes = routeTable({
     summary: "Clear an account's failed sign-ins and lockout",
     tags,
     body: userIdBody,
+    response: z.null(),
   },
   setScope: {
     method: 'POST',
@@ -155,5 +164,6 @@ export const usersRoutes = routeTable({
     summary: 'Set the sites a user may see',
     tags,
     body: userScopeBody,
+    response: z.null(),
   },
 });

@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Col, Divider, Drawer, Flex, Form, Input, Radio, Row, Select, Typography } from 'antd';
-import { PLATFORM_TYPES, SUPER_ADMIN_ROLE, type UserRow } from '@geosentry/contract';
+import { PLATFORM_TYPES, SUPER_ADMIN_ROLE, type PlatformOption, type UserRow } from '@geosentry/contract';
 import {
   addUser,
   editUser,
@@ -10,7 +10,6 @@ import {
   fetchSiteOptions,
   retryUnlessCancelled,
   userKeys,
-  type SiteOption,
   type UserFormValues,
 } from './usersApi.ts';
 import { accountRules, emailRules, passwordRules, phoneRules } from './userValidation.ts';
@@ -30,12 +29,12 @@ export interface UserFormDrawerProps {
 }
 
 /** Groups sites by kind for the data-scope picker, kinds in the product's order. */
-function groupSites(sites: SiteOption[], typeLabel: (type: string) => string) {
+function groupSites(sites: PlatformOption[], typeLabel: (type: string) => string) {
   const order = (type: string) => {
     const i = (PLATFORM_TYPES as readonly string[]).indexOf(type);
     return i < 0 ? PLATFORM_TYPES.length : i;
   };
-  const byType = new Map<string, SiteOption[]>();
+  const byType = new Map<string, PlatformOption[]>();
   for (const s of sites) byType.set(s.type, [...(byType.get(s.type) ?? []), s]);
   return [...byType.entries()]
     .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))

@@ -1,25 +1,12 @@
-import { platformsRoutes, rolesRoutes, usersRoutes, type Page, type RoleRow, type UserRow } from '@geosentry/contract';
-import { callUntyped, isCancel } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { platformsRoutes, rolesRoutes, userListQuery, usersRoutes } from '@geosentry/contract';
+import { call, isCancel } from '../../shared/api.ts';
 
-export type SortOrder = 'ascend' | 'descend';
 export const USER_SORT_FIELDS = ['account', 'name', 'createdAt', 'lastLoginAt', 'roleName', 'enabled'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
-export interface UserListParams {
-  pageNum: number;
-  pageSize: number;
-  sortField?: UserSortField | undefined;
-  sortOrder?: SortOrder | undefined;
-  keyword?: string | undefined;
-  roleId?: number | undefined;
-  enabled?: boolean | undefined;
-}
-
-export interface SiteOption {
-  platformId: number;
-  type: string;
-  name: string;
-}
+/** The list's query as the page holds it (the contract's, with paging given). */
+export type UserListParams = z.output<typeof userListQuery>;
 
 export interface UserFormValues {
   account?: string;
@@ -43,9 +30,9 @@ export const userKeys = {
 /** Do not retry a request that a newer one to the same address cancelled (spec §7). */
 export const retryUnlessCancelled = (count: number, error: unknown): boolean => !isCancel(error) && count < 1;
 
-export const fetchUsers = (p: UserListParams) => callUntyped<Page<UserRow>>(usersRoutes.list, { ...p });
-export const fetchAllRoles = () => callUntyped<RoleRow[]>(rolesRoutes.all);
-export const fetchSiteOptions = () => callUntyped<SiteOption[]>(platformsRoutes.options);
+export const fetchUsers = (p: UserListParams) => call(usersRoutes.list, { ...p });
+export const fetchAllRoles = () => call(rolesRoutes.all);
+export const fetchSiteOptions = () => call(platformsRoutes.options);
 
 const blankToUndefined = (v: string | undefined): string | undefined => (v && v.trim() ? v.trim() : undefined);
 
@@ -65,15 +52,11 @@ function fields(v: UserFormValues) {
 const change = { keepEarlier: true } as const;
 
 export const addUser = (v: UserFormValues) =>
-  callUntyped<{ id: number }>(
-    usersRoutes.add,
-    { account: (v.account ?? '').trim(), password: v.password ?? '', ...fields(v) },
-    change,
-  );
-export const editUser = (id: number, v: UserFormValues) => callUntyped<null>(usersRoutes.edit, { id, ...fields(v) }, change);
-export const deleteUser = (id: number) => callUntyped<null>(usersRoutes.delete, { id }, change);
-export const enableUser = (id: number, enabled: boolean) => callUntyped<null>(usersRoutes.enable, { id, enabled }, change);
+  call(usersRoutes.add, { account: (v.account ?? '').trim(), password: v.password ?? '', ...fields(v) }, change);
+export const editUser = (id: number, v: UserFormValues) => call(usersRoutes.edit, { id, ...fields(v) }, change);
+export const deleteUser = (id: number) => call(usersRoutes.delete, { id }, change);
+export const enableUser = (id: number, enabled: boolean) => call(usersRoutes.enable, { id, enabled }, change);
 export const resetUserPassword = (id: number, password: string) =>
-  callUntyped<null>(usersRoutes.resetPassword, { id, password }, change);
+  call(usersRoutes.resetPassword, { id, password }, change);
 /** Clears the account's failed sign-ins and lockout. */
-export const unlockUser = (id: number) => callUntyped<null>(usersRoutes.unlock, { id }, change);
+export const unlockUser = (id: number) => call(usersRoutes.unlock, { id }, change);
