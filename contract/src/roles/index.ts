@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 
 export const roleListQuery = pageQuery().extend({ keyword: zOptText(100) });
@@ -21,18 +21,19 @@ export const roleIdBody = z.object({ id: zInt() });
 export const roleIdQuery = z.object({ roleId: zInt() });
 export const roleSetPermissionsBody = z.object({ roleId: zInt(), permissionIds: zIntList() });
 
-export interface RoleRow {
-  id: number;
-  name: string;
-  code: string;
-  description: string | null;
-  parentId: number | null;
-  parentName: string | null;
-  builtin: boolean;
-  roleFileId: string | null;
-  userCount: number;
-  createdAt: string;
-}
+export const roleRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  code: z.string(),
+  description: z.string().nullable(),
+  parentId: z.number().int().nullable(),
+  parentName: z.string().nullable(),
+  builtin: z.boolean(),
+  roleFileId: z.string().nullable(),
+  userCount: z.number().int(),
+  createdAt: z.string(),
+});
+export type RoleRow = z.output<typeof roleRowSchema>;
 
 const tags = ['roles'];
 export const rolesRoutes = routeTable({
@@ -43,6 +44,7 @@ export const rolesRoutes = routeTable({
     summary: 'Roles, paged',
     tags,
     query: roleListQuery,
+    response: zPage(roleRowSchema),
   },
   all: {
     method: 'GET',
@@ -51,6 +53,7 @@ export const rolesRoutes = routeTable({
     permission: perm('system:user', 'system:role'),
     summary: 'Every role, for pickers',
     tags,
+    response: z.array(roleRowSchema),
   },
   add: {
     method: 'POST',
@@ -59,6 +62,7 @@ export const rolesRoutes = routeTable({
     summary: 'Create a role',
     tags,
     body: roleAddBody,
+    response: z.object({ id: z.number().int() }),
   },
   edit: {
     method: 'POST',
@@ -67,6 +71,7 @@ export const rolesRoutes = routeTable({
     summary: 'Edit a role',
     tags,
     body: roleEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -75,6 +80,7 @@ export const rolesRoutes = routeTable({
     summary: 'Delete a role that no user holds',
     tags,
     body: roleIdBody,
+    response: z.null(),
   },
   getPermissions: {
     method: 'GET',
@@ -83,6 +89,7 @@ export const rolesRoutes = routeTable({
     summary: 'Permission ids of a role',
     tags,
     query: roleIdQuery,
+    response: z.array(z.number().int()),
   },
   setPermissions: {
     method: 'POST',
@@ -91,5 +98,6 @@ export const rolesRoutes = routeTable({
     summary: 'Replace the permissions of a role',
     tags,
     body: roleSetPermissionsBody,
+    response: z.null(),
   },
 });

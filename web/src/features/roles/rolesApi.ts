@@ -1,16 +1,12 @@
-import { rolesRoutes, type Page, type RoleRow } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { roleListQuery, rolesRoutes } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
 
 export const ROLE_SORT_FIELDS = ['name', 'code', 'createdAt', 'userCount'] as const;
 export type RoleSortField = (typeof ROLE_SORT_FIELDS)[number];
 
-export interface RoleListParams {
-  pageNum: number;
-  pageSize: number;
-  sortField?: RoleSortField | undefined;
-  sortOrder?: 'ascend' | 'descend' | undefined;
-  keyword?: string | undefined;
-}
+/** The list's query as the page holds it (the contract's, with paging given). */
+export type RoleListParams = z.output<typeof roleListQuery>;
 
 export interface RoleFormValues {
   name: string;
@@ -30,9 +26,9 @@ export const roleKeys = {
 /** Changes are never cancelled by a later change to the same address. */
 const change = { keepEarlier: true } as const;
 
-export const fetchRoles = (p: RoleListParams) => callUntyped<Page<RoleRow>>(rolesRoutes.list, { ...p });
-export const fetchEveryRole = () => callUntyped<RoleRow[]>(rolesRoutes.all);
-export const fetchRolePermissions = (roleId: number) => callUntyped<number[]>(rolesRoutes.getPermissions, { roleId });
+export const fetchRoles = (p: RoleListParams) => call(rolesRoutes.list, { ...p });
+export const fetchEveryRole = () => call(rolesRoutes.all);
+export const fetchRolePermissions = (roleId: number) => call(rolesRoutes.getPermissions, { roleId });
 
 function fields(v: RoleFormValues) {
   return {
@@ -44,8 +40,8 @@ function fields(v: RoleFormValues) {
   };
 }
 
-export const addRole = (v: RoleFormValues) => callUntyped<{ id: number }>(rolesRoutes.add, fields(v), change);
-export const editRole = (id: number, v: RoleFormValues) => callUntyped<null>(rolesRoutes.edit, { id, ...fields(v) }, change);
-export const deleteRole = (id: number) => callUntyped<null>(rolesRoutes.delete, { id }, change);
+export const addRole = (v: RoleFormValues) => call(rolesRoutes.add, fields(v), change);
+export const editRole = (id: number, v: RoleFormValues) => call(rolesRoutes.edit, { id, ...fields(v) }, change);
+export const deleteRole = (id: number) => call(rolesRoutes.delete, { id }, change);
 export const setRolePermissions = (roleId: number, permissionIds: number[]) =>
-  callUntyped<null>(rolesRoutes.setPermissions, { roleId, permissionIds }, change);
+  call(rolesRoutes.setPermissions, { roleId, permissionIds }, change);
