@@ -4,6 +4,10 @@ import { perm, routeTable } from '../api/routes.ts';
 
 export * from './catalogue.ts';
 
+/** Kinds of permission: a menu entry, a common function, a button. */
+export const PERMISSION_TYPES = ['menu', 'common', 'button'] as const;
+export type PermissionType = (typeof PERMISSION_TYPES)[number];
+
 const permissionFields = {
   name: zText(100),
   code: z
@@ -12,7 +16,7 @@ const permissionFields = {
     .min(1)
     .max(100)
     .regex(/^[A-Za-z0-9_:.-]+$/),
-  type: z.enum(['menu', 'common', 'button']).optional().default('menu'),
+  type: z.enum(PERMISSION_TYPES).optional().default('menu'),
   path: zOptText(200),
   parentId: zInt().optional(),
   sort: zInt().optional().default(0),
@@ -32,6 +36,19 @@ export interface PermissionNode {
   sort: number;
   children?: PermissionNode[];
 }
+export const permissionNodeSchema: z.ZodType<PermissionNode> = z.object({
+  id: z.number().int(),
+  parentId: z.number().int().nullable(),
+  name: z.string(),
+  code: z.string(),
+  level: z.union([z.literal(1), z.literal(2)]),
+  type: z.string(),
+  path: z.string().nullable(),
+  sort: z.number(),
+  get children() {
+    return z.array(permissionNodeSchema).optional();
+  },
+});
 
 const tags = ['permissions'];
 export const permissionsRoutes = routeTable({
@@ -42,6 +59,7 @@ export const permissionsRoutes = routeTable({
     permission: perm('system:role', 'system:permission'),
     summary: 'The two-level permission tree',
     tags,
+    response: z.array(permissionNodeSchema),
   },
   add: {
     method: 'POST',
@@ -50,6 +68,7 @@ export const permissionsRoutes = routeTable({
     summary: 'Add a permission (level 1, or level 2 under a parent)',
     tags,
     body: permissionAddBody,
+    response: z.object({ id: z.number().int() }),
   },
   edit: {
     method: 'POST',
@@ -58,6 +77,7 @@ export const permissionsRoutes = routeTable({
     summary: 'Edit a permission',
     tags,
     body: permissionEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -66,5 +86,6 @@ export const permissionsRoutes = routeTable({
     summary: 'Delete a permission and its children',
     tags,
     body: permissionIdBody,
+    response: z.null(),
   },
 });

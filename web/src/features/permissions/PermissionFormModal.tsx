@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Form, Input, InputNumber, Modal, Select } from 'antd';
-import { permissionAddBody, type PermissionNode } from '@geosentry/contract';
+import { PERMISSION_TYPES, permissionAddBody, type PermissionNode } from '@geosentry/contract';
 import { addPermission, editPermission, type PermissionFormValues } from './permissionsApi.ts';
 import { usePermissionLabel } from './usePermissionLabel.ts';
 
@@ -19,7 +19,6 @@ export interface PermissionFormModalProps {
 }
 
 const codeSchema = permissionAddBody.shape.code;
-const TYPES = ['menu', 'common', 'button'] as const;
 
 /** Adds or edits a permission: parent (level 1 or none), name, unique code, type, path and sort. */
 export function PermissionFormModal({ open, node, parentId, parents, onClose, onSaved }: PermissionFormModalProps) {
@@ -121,7 +120,7 @@ export function PermissionFormModal({ open, node, parentId, parents, onClose, on
           label={t('fields.type')}
           rules={[{ required: true, message: t('validation.typeRequired') }]}
         >
-          <Select id="permission-type" options={TYPES.map((v) => ({ value: v, label: t(`types.${v}`) }))} />
+          <Select id="permission-type" options={PERMISSION_TYPES.map((v) => ({ value: v, label: t(`types.${v}`) }))} />
         </Form.Item>
         <Form.Item name="path" label={t('fields.path')} extra={t('form.pathHint')}>
           <Input id="permission-path" maxLength={200} placeholder="/system/user" />

@@ -1,10 +1,10 @@
-import { permissionsRoutes, type PermissionNode } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import { permissionsRoutes, type PermissionType } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
 
 export interface PermissionFormValues {
   name: string;
   code: string;
-  type: 'menu' | 'common' | 'button';
+  type: PermissionType;
   path?: string;
   parentId?: number | null;
   sort?: number | null;
@@ -17,7 +17,7 @@ export const permissionKeys = {
 /** Changes are never cancelled by a later change to the same address. */
 const change = { keepEarlier: true } as const;
 
-export const fetchPermissionTree = () => callUntyped<PermissionNode[]>(permissionsRoutes.tree);
+export const fetchPermissionTree = () => call(permissionsRoutes.tree);
 
 function fields(v: PermissionFormValues) {
   return {
@@ -30,8 +30,7 @@ function fields(v: PermissionFormValues) {
   };
 }
 
-export const addPermission = (v: PermissionFormValues) =>
-  callUntyped<{ id: number }>(permissionsRoutes.add, fields(v), change);
+export const addPermission = (v: PermissionFormValues) => call(permissionsRoutes.add, fields(v), change);
 export const editPermission = (id: number, v: PermissionFormValues) =>
-  callUntyped<null>(permissionsRoutes.edit, { id, ...fields(v) }, change);
-export const deletePermission = (id: number) => callUntyped<null>(permissionsRoutes.delete, { id }, change);
+  call(permissionsRoutes.edit, { id, ...fields(v) }, change);
+export const deletePermission = (id: number) => call(permissionsRoutes.delete, { id }, change);
