@@ -1,4 +1,5 @@
-import { pageQuery, zOptInstant, zOptText } from '../api/zod.ts';
+import { z } from 'zod';
+import { pageQuery, zOptInstant, zOptText, zPage } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 
 export const AUDIT_ACTIONS = [
@@ -38,15 +39,16 @@ export const auditListQuery = pageQuery(50).extend({
   to: zOptInstant(),
 });
 
-export interface AuditRow {
-  id: number;
-  at: string;
-  account: string | null;
-  action: string;
-  target: string | null;
-  detail: Record<string, unknown> | null;
-  ip: string | null;
-}
+export const auditRowSchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  account: z.string().nullable(),
+  action: z.string(),
+  target: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+  ip: z.string().nullable(),
+});
+export type AuditRow = z.output<typeof auditRowSchema>;
 
 export const auditRoutes = routeTable({
   list: {
@@ -56,5 +58,6 @@ export const auditRoutes = routeTable({
     summary: 'Audit log of sign-ins, lockouts and permission changes',
     tags: ['audit'],
     query: auditListQuery,
+    response: zPage(auditRowSchema),
   },
 });

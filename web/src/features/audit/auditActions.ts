@@ -1,5 +1,6 @@
-import { AUDIT_ACTIONS, auditRoutes, type AuditAction, type AuditRow, type Page } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { AUDIT_ACTIONS, auditListQuery, auditRoutes, type AuditAction } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
 
 /** The colour of an action's tag: failures and locks red, warnings orange, sign-ins green, changes blue. */
 export function actionColor(action: string): string {
@@ -24,18 +25,11 @@ export const ACTION_GROUPS: { key: string; actions: AuditAction[] }[] = [
 /** The translation key of an action code: 'audit:actions.<code with '.' replaced by '_'>'. */
 export const actionKey = (action: string): string => `actions.${action.replace(/\./g, '_')}`;
 
-export interface AuditListParams {
-  pageNum: number;
-  pageSize: number;
-  sortOrder: 'ascend' | 'descend';
-  account?: string | undefined;
-  action?: string | undefined;
-  from?: string | undefined;
-  to?: string | undefined;
-}
+/** The list's query as the page holds it (the contract's, with paging given). */
+export type AuditListParams = z.output<typeof auditListQuery>;
 
 export const auditKeys = {
   list: (p: AuditListParams) => ['audit', 'list', p] as const,
 };
 
-export const fetchAudit = (p: AuditListParams) => callUntyped<Page<AuditRow>>(auditRoutes.list, { ...p });
+export const fetchAudit = (p: AuditListParams) => call(auditRoutes.list, { ...p });
