@@ -208,6 +208,19 @@ describe('sessions', () => {
     expect(text).not.toMatch(/[0-9a-f]{64}/); // no signature, key or token hash
     expect(text).not.toContain('Password-one-pass-1');
   });
+
+  it('lists the audit log through the API in the shape of the contract (checked by CHECK_RESPONSES)', async () => {
+    const r = await t.api<{ list: { action: string; detail: unknown }[]; total: number }>(
+      'GET',
+      '/api/v2/manage/audit/getListPage',
+      { token: admin, query: { pageSize: '500' } },
+    );
+    expect(r.status).toBe(0);
+    expect(r.data.total).toBeGreaterThan(10);
+    const actions = new Set(r.data.list.map((a) => a.action));
+    expect([...actions]).toEqual(expect.arrayContaining(['login.success', 'password.change']));
+    expect(r.data.list.some((a) => a.detail !== null)).toBe(true);
+  });
 });
 
 describe('captcha', () => {
