@@ -1,5 +1,15 @@
+import { z } from 'zod';
 import { LOGIN, PUBLIC, routeTable } from '../api/routes.ts';
-import { changePasswordBody, loginBody, updateUserInfoBody } from './schemas.ts';
+import {
+  captchaImageSchema,
+  changePasswordBody,
+  loginBody,
+  loginResultSchema,
+  publicConfigSchema,
+  updateUserInfoBody,
+  updateUserInfoResultSchema,
+  userInfoSchema,
+} from './schemas.ts';
 
 const tags = ['session'];
 export const sessionRoutes = routeTable({
@@ -9,6 +19,7 @@ export const sessionRoutes = routeTable({
     permission: PUBLIC,
     summary: 'Titles, footer and login options shown before login',
     tags,
+    response: publicConfigSchema,
   },
   captcha: {
     method: 'GET',
@@ -16,6 +27,7 @@ export const sessionRoutes = routeTable({
     permission: PUBLIC,
     summary: 'Issue an identifying-code image (single use, expires)',
     tags,
+    response: captchaImageSchema,
   },
   login: {
     method: 'POST',
@@ -24,6 +36,8 @@ export const sessionRoutes = routeTable({
     summary: 'Log in with account, signature, time, flag and captcha',
     tags,
     body: loginBody,
+    // The data of the success answer; the "logged in elsewhere" warning (status 4) carries a LoginElsewhere.
+    response: loginResultSchema,
   },
   getUserInfo: {
     method: 'GET',
@@ -31,8 +45,8 @@ export const sessionRoutes = routeTable({
     permission: LOGIN,
     summary: 'The signed-in user, role, permission codes and titles',
     tags,
+    response: userInfoSchema,
   },
-  /** -> UpdateUserInfoResult. */
   updateUserInfo: {
     method: 'POST',
     path: '/api/v2/manage/user/updateUserInfo',
@@ -40,8 +54,16 @@ export const sessionRoutes = routeTable({
     summary: 'Change own user settings: the time zone (IANA name; empty: none, the system zone applies)',
     tags,
     body: updateUserInfoBody,
+    response: updateUserInfoResultSchema,
   },
-  logout: { method: 'GET', path: '/api/v2/manage/user/logout', permission: LOGIN, summary: 'End this session', tags },
+  logout: {
+    method: 'GET',
+    path: '/api/v2/manage/user/logout',
+    permission: LOGIN,
+    summary: 'End this session',
+    tags,
+    response: z.null(),
+  },
   changePassword: {
     method: 'POST',
     path: '/api/v2/manage/user/updatePassword',
@@ -49,5 +71,6 @@ export const sessionRoutes = routeTable({
     summary: 'Change own password; every session of the account ends',
     tags,
     body: changePasswordBody,
+    response: z.null(),
   },
 });

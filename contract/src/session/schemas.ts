@@ -19,15 +19,17 @@ export const loginBody = z.object({
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
-export interface LoginResult {
-  token: string;
-  platformType: string;
-  account: string;
+/** The data of a successful login (status 0): the caller's own new token. */
+export const loginResultSchema = z.object({
+  token: z.string(),
+  platformType: z.string(),
+  account: z.string(),
   /** The user's own IANA time zone (null: none set; the console then sets the browser's). */
-  timeZone: string | null;
+  timeZone: z.string().nullable(),
   /** The server's TIME_ZONE. */
-  systemTimeZone: string;
-}
+  systemTimeZone: z.string(),
+});
+export type LoginResult = z.output<typeof loginResultSchema>;
 
 /** Data of the "logged in elsewhere" warning: a ticket to retry with flag=1 without a new captcha. */
 export interface LoginElsewhere {
@@ -35,54 +37,56 @@ export interface LoginElsewhere {
   ticket: string;
 }
 
-export interface CaptchaImage {
-  captchaId: string;
+export const captchaImageSchema = z.object({
+  captchaId: z.string(),
   /** A data: URL of a PNG image (180 x 60, drawn on the server; the answer is only in its pixels). */
-  image: string;
-  expiresInSeconds: number;
-}
+  image: z.string(),
+  expiresInSeconds: z.number(),
+});
+export type CaptchaImage = z.output<typeof captchaImageSchema>;
 
-export interface PublicConfig {
-  systemTitle: string;
-  projectTitle: string;
-  systemIcon: string | null;
-  copyright: string;
-  supportPhone: string;
-  captcha: boolean;
-  platformType: string;
-}
+export const publicConfigSchema = z.object({
+  systemTitle: z.string(),
+  projectTitle: z.string(),
+  systemIcon: z.string().nullable(),
+  copyright: z.string(),
+  supportPhone: z.string(),
+  captcha: z.boolean(),
+  platformType: z.string(),
+});
+export type PublicConfig = z.output<typeof publicConfigSchema>;
 
-export interface UserInfo {
-  user: {
-    id: number;
-    account: string;
-    name: string;
-    phone: string | null;
-    email: string | null;
-    area: string | null;
-    scopeAll: boolean;
-    platformIds: number[];
+export const userInfoSchema = z.object({
+  user: z.object({
+    id: z.number().int(),
+    account: z.string(),
+    name: z.string(),
+    phone: z.string().nullable(),
+    email: z.string().nullable(),
+    area: z.string().nullable(),
+    scopeAll: z.boolean(),
+    platformIds: z.array(z.number().int()),
     /** The user's own IANA time zone (null: none set; the console sets the browser's at the first login). */
-    timeZone: string | null;
-  };
-  role: { id: number; code: string; name: string; roleFileId: string | null };
-  permissions: string[];
-  platformType: string;
-  systemTitle: string;
-  projectTitle: string;
-  systemIcon: string | null;
-  roleFileId: string | null;
+    timeZone: z.string().nullable(),
+  }),
+  role: z.object({ id: z.number().int(), code: z.string(), name: z.string(), roleFileId: z.string().nullable() }),
+  permissions: z.array(z.string()),
+  platformType: z.string(),
+  systemTitle: z.string(),
+  projectTitle: z.string(),
+  systemIcon: z.string().nullable(),
+  roleFileId: z.string().nullable(),
   /** The server's TIME_ZONE: the calendar of a user without a zone of their own. */
-  systemTimeZone: string;
-}
+  systemTimeZone: z.string(),
+});
+export type UserInfo = z.output<typeof userInfoSchema>;
 
 /** POST updateUserInfo: the signed-in user's own settings. timeZone: an IANA name; empty clears it (null). */
 export const updateUserInfoBody = z.object({
   timeZone: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().max(64).nullable()),
 });
-export interface UpdateUserInfoResult {
-  timeZone: string | null;
-}
+export const updateUserInfoResultSchema = z.object({ timeZone: z.string().nullable() });
+export type UpdateUserInfoResult = z.output<typeof updateUserInfoResultSchema>;
 
 /** Password change: the old password proven by a fresh signature, the new one in clear over TLS. */
 export const changePasswordBody = z.object({

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { sessionRoutes, type PublicConfig } from '@geosentry/contract';
-import { callUntyped } from './api.ts';
+import { call } from './api.ts';
 import { useSession } from './session.ts';
 
 export const PUBLIC_CONFIG_KEY = ['publicConfig'] as const;
@@ -9,7 +9,7 @@ export const PUBLIC_CONFIG_KEY = ['publicConfig'] as const;
 export function usePublicConfig(): PublicConfig | undefined {
   return useQuery({
     queryKey: PUBLIC_CONFIG_KEY,
-    queryFn: () => callUntyped<PublicConfig>(sessionRoutes.publicConfig, {}, { keepEarlier: true, silent: true }),
+    queryFn: () => call(sessionRoutes.publicConfig, {}, { keepEarlier: true, silent: true }),
     staleTime: Infinity,
     retry: 2,
   }).data;

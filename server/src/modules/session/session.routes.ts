@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { sessionRoutes } from '@geosentry/contract';
-import { caller, defineRoute } from '../../platform/http/route.ts';
+import { sessionRoutes, type LoginResult } from '@geosentry/contract';
+import { caller, defineRoute, type Answer } from '../../platform/http/route.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { SessionService } from './session.service.ts';
 import { updateOwnTimeZone } from './session.timeZone.ts';
@@ -12,7 +12,8 @@ export function registerSession(app: FastifyInstance, ctx: AppContext): SessionS
     reply.header('cache-control', 'no-store');
     return { data: await svc.captcha() };
   });
-  defineRoute(app, ctx, sessionRoutes.login, async (c) => svc.login(c.body, c));
+  // The contract's schema is the success answer's data; the "logged in elsewhere" warning carries a ticket instead.
+  defineRoute(app, ctx, sessionRoutes.login, async (c) => (await svc.login(c.body, c)) as Answer<LoginResult>);
   defineRoute(app, ctx, sessionRoutes.getUserInfo, async (c) => ({ data: await svc.userInfo(caller(c)) }));
   defineRoute(app, ctx, sessionRoutes.updateUserInfo, async (c) => ({
     key: 'modified',

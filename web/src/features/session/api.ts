@@ -8,14 +8,14 @@ import {
   type UpdateUserInfoResult,
   type UserInfo,
 } from '@geosentry/contract';
-import { call, callUntyped, requestEnvelope } from '../../shared/api.ts';
+import { call, requestEnvelope } from '../../shared/api.ts';
 import { getToken } from '../../shared/storage.ts';
 import { browserTimeZone } from '../../shared/time.ts';
 
 export const USER_INFO_KEY = ['session', 'userInfo'] as const;
 
 export function fetchCaptcha(): Promise<CaptchaImage> {
-  return callUntyped<CaptchaImage>(sessionRoutes.captcha, {}, { silent: true });
+  return call(sessionRoutes.captcha, {}, { silent: true });
 }
 
 export interface LoginInput {
@@ -55,7 +55,7 @@ let zoneSavedFor: string | null = null;
  * the login (issue 14: times are computed and shown in the user's zone; the browser's is the first guess).
  */
 export async function fetchUserInfo(): Promise<UserInfo> {
-  const info = await callUntyped<UserInfo>(sessionRoutes.getUserInfo, {}, { keepEarlier: true });
+  const info = await call(sessionRoutes.getUserInfo, {}, { keepEarlier: true });
   const token = getToken();
   if (info.user.timeZone || !token || zoneSavedFor === token) return info;
   zoneSavedFor = token;
@@ -69,7 +69,7 @@ export async function fetchUserInfo(): Promise<UserInfo> {
 
 /** Changes the signed-in user's own settings (the time zone: an IANA name). */
 export function updateUserInfo(p: { timeZone: string }, silent = false): Promise<UpdateUserInfoResult> {
-  return callUntyped<UpdateUserInfoResult>(sessionRoutes.updateUserInfo, p, { silent, loading: !silent });
+  return call(sessionRoutes.updateUserInfo, p, { silent, loading: !silent });
 }
 
 /** Ends this session on the server; never throws and never triggers the session-end handling (the caller leaves anyway). */
