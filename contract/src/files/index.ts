@@ -125,32 +125,33 @@ export const fileUpdateArrayBody = z.object({
 });
 
 /** A stored file as the API describes it. `url` is relative to the API base; append `&token=` for <img>. */
-export interface UploadedFile {
-  fileId: string;
+export const uploadedFileSchema = z.object({
+  fileId: z.string(),
   /** The original file name, for display only (path separators and control characters removed). */
-  name: string;
-  size: number;
-  mime: string;
-  ext: FileType;
-  kind: UploadKind;
-  platformId: number | null;
-  url: string;
-  createdAt: string;
-}
+  name: z.string(),
+  size: z.number().int(),
+  mime: z.string(),
+  ext: z.enum(Object.keys(FILE_TYPES) as [FileType, ...FileType[]]),
+  kind: z.enum(UPLOAD_KINDS),
+  platformId: z.number().int().nullable(),
+  url: z.string(),
+  createdAt: z.string(),
+});
+export type UploadedFile = z.output<typeof uploadedFileSchema>;
 
 /** The upload answer: the first file's description, and every file in `files`. */
-export interface UploadAnswer extends UploadedFile {
-  files: UploadedFile[];
-}
+export const uploadAnswerSchema = uploadedFileSchema.extend({ files: z.array(uploadedFileSchema) });
+export type UploadAnswer = z.output<typeof uploadAnswerSchema>;
 
 /** getDocument answers an array whose first item holds the fields in `detail` (spec §7 "Role file documents"). */
-export interface FileDocument {
-  file_id: string;
-  detail: Record<string, unknown>;
+export const fileDocumentSchema = z.object({
+  file_id: z.string(),
+  detail: z.record(z.string(), z.unknown()),
   /** The uploaded file of this id, when it is one (documents may also stand alone). */
-  file: UploadedFile | null;
-  updatedAt: string | null;
-}
+  file: uploadedFileSchema.nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type FileDocument = z.output<typeof fileDocumentSchema>;
 
 /** The URL of a stored file: images through getOriginalImage (inline), others through download. */
 export function fileUrl(id: string, ext: FileType): string {
@@ -171,6 +172,7 @@ export const filesRoutes = routeTable({
     summary:
       'Upload up to 3 files (multipart/form-data: field kind = picture | document | attachment, optional platformId, then the files). Answers {fileId, name, size, mime, url, files}',
     tags,
+    response: uploadAnswerSchema,
   },
   getOriginalImage: {
     method: 'GET',
@@ -197,6 +199,7 @@ export const filesRoutes = routeTable({
     summary: 'The document (key/value fields) of a file id: [{file_id, detail: {...fields}, file}]',
     tags,
     query: fileIdQuery,
+    response: z.array(fileDocumentSchema),
   },
   updateField: {
     method: 'POST',
@@ -205,6 +208,7 @@ export const filesRoutes = routeTable({
     summary: 'Set one field of a file document (without file_id: create a new document); answers {file_id}',
     tags,
     body: fileUpdateFieldBody,
+    response: z.object({ file_id: z.string() }),
   },
   updateArray: {
     method: 'POST',
@@ -213,6 +217,7 @@ export const filesRoutes = routeTable({
     summary: 'Replace (or with append=true extend) an array field of a file document; answers {file_id}',
     tags,
     body: fileUpdateArrayBody,
+    response: z.object({ file_id: z.string() }),
   },
   updateArrayForDefaultDatabase: {
     method: 'POST',
@@ -222,5 +227,6 @@ export const filesRoutes = routeTable({
       'As updateArray, in the default database (the only one until per-user tenant databases exist, so the same)',
     tags,
     body: fileUpdateArrayBody,
+    response: z.object({ file_id: z.string() }),
   },
 });

@@ -8,11 +8,10 @@ import {
   UPLOAD_RULES,
   filesRoutes,
   uploadAccept,
-  type FileDocument,
   type FileType,
   type UploadKind,
 } from '@geosentry/contract';
-import { callUntyped, isCancel } from '../../shared/api.ts';
+import { call, isCancel } from '../../shared/api.ts';
 import { checkUpload, fileHref, typeOfName, uploadFiles } from './uploadFiles.ts';
 
 /** What the field knows of a file beside its id (for names and icons). */
@@ -81,8 +80,7 @@ export function UploadField({ value, onChange, kind, max, platformId, known, dis
   const lookups = useQueries({
     queries: unknown.map((fileId) => ({
       queryKey: ['files', 'document', fileId],
-      queryFn: () =>
-        callUntyped<FileDocument[]>(filesRoutes.getDocument, { file_id: fileId }, { silent: true, keepEarlier: true }),
+      queryFn: () => call(filesRoutes.getDocument, { file_id: fileId }, { silent: true, keepEarlier: true }),
       staleTime: 5 * 60_000,
       retry: false,
     })),
