@@ -1,6 +1,6 @@
 // The persons feature's contract: responsible persons (spec §3).
 import { z } from 'zod';
-import { pageQuery, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 import { optEmail, optInt, PHONE_PATTERN } from '../devices/fields.ts';
 
@@ -31,20 +31,21 @@ export const personListQuery = pageQuery(10000).extend({
 });
 export const personRoleQuery = z.object({ roleId: optInt() });
 
-export interface PersonRow {
-  id: number;
-  name: string;
-  phone: string;
-  title: string | null;
-  company: string | null;
-  companyAddress: string | null;
-  email: string | null;
-  roleId: number | null;
-  roleName: string | null;
+export const personRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  phone: z.string(),
+  title: z.string().nullable(),
+  company: z.string().nullable(),
+  companyAddress: z.string().nullable(),
+  email: z.string().nullable(),
+  roleId: z.number().int().nullable(),
+  roleName: z.string().nullable(),
   /** The person's sites within the caller's data scope. */
-  platformIds: number[];
-  createdAt: string;
-}
+  platformIds: z.array(z.number().int()),
+  createdAt: z.string(),
+});
+export type PersonRow = z.output<typeof personRowSchema>;
 
 const tags = ['persons'];
 const R = '/api/v2/data/information/responsible';
@@ -57,6 +58,7 @@ export const personsRoutes = routeTable({
     summary: 'Responsible persons, paged (default 10000), filtered and sorted',
     tags,
     query: personListQuery,
+    response: zPage(personRowSchema),
   },
   listByRole: {
     method: 'GET',
@@ -65,6 +67,7 @@ export const personsRoutes = routeTable({
     summary: "Responsible persons listed under a role (default: the caller's role)",
     tags,
     query: personRoleQuery,
+    response: z.array(personRowSchema),
   },
   add: {
     method: 'POST',
@@ -73,6 +76,7 @@ export const personsRoutes = routeTable({
     summary: 'Add a responsible person',
     tags,
     body: personAddBody,
+    response: z.object({ id: z.number().int() }),
   },
   edit: {
     method: 'POST',
@@ -81,6 +85,7 @@ export const personsRoutes = routeTable({
     summary: 'Edit a responsible person',
     tags,
     body: personEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -89,5 +94,6 @@ export const personsRoutes = routeTable({
     summary: 'Delete a responsible person',
     tags,
     body: personIdBody,
+    response: z.null(),
   },
 });

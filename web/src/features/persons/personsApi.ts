@@ -1,22 +1,12 @@
-import {
-  PERSON_SORT_FIELDS,
-  personsRoutes,
-  rolesRoutes,
-  type Page,
-  type PersonRow,
-  type RoleRow,
-} from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { PERSON_SORT_FIELDS, personListQuery, personsRoutes, rolesRoutes } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
 import { blankToUndefined, change, picker } from '../../shared/query.ts';
-import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export { PERSON_SORT_FIELDS };
 
-export interface PersonListParams extends PagedParams {
-  keyword?: string | undefined;
-  roleId?: number | undefined;
-  platformId?: number | undefined;
-}
+/** The list's query as the page holds it (the contract's, with paging given). */
+export type PersonListParams = z.output<typeof personListQuery>;
 
 export interface PersonFormValues {
   name: string;
@@ -35,9 +25,9 @@ export const personKeys = {
   roles: ['roles', 'all'] as const,
 };
 
-export const fetchPersons = (p: PersonListParams) => callUntyped<Page<PersonRow>>(personsRoutes.list, { ...p });
+export const fetchPersons = (p: PersonListParams) => call(personsRoutes.list, { ...p });
 /** Every role (needs system:user), for the role picker. */
-export const fetchRoles = () => callUntyped<RoleRow[]>(rolesRoutes.all, {}, { ...picker, silent: true });
+export const fetchRoles = () => call(rolesRoutes.all, {}, { ...picker, silent: true });
 
 function fields(v: PersonFormValues) {
   return {
@@ -53,7 +43,6 @@ function fields(v: PersonFormValues) {
   };
 }
 
-export const addPerson = (v: PersonFormValues) => callUntyped<{ id: number }>(personsRoutes.add, fields(v), change);
-export const editPerson = (id: number, v: PersonFormValues) =>
-  callUntyped<null>(personsRoutes.edit, { id, ...fields(v) }, change);
-export const deletePerson = (id: number) => callUntyped<null>(personsRoutes.delete, { id }, change);
+export const addPerson = (v: PersonFormValues) => call(personsRoutes.add, fields(v), change);
+export const editPerson = (id: number, v: PersonFormValues) => call(personsRoutes.edit, { id, ...fields(v) }, change);
+export const deletePerson = (id: number) => call(personsRoutes.delete, { id }, change);
