@@ -1,6 +1,6 @@
 // The externalFiles feature's contract: external file links (spec §3: name, URL).
 import { z } from 'zod';
-import { pageQuery, zInt, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zOptText, zPage, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 import { isHttpUrl, optInt } from '../devices/fields.ts';
 
@@ -19,15 +19,16 @@ export const EXTERNAL_FILE_SORT_FIELDS = ['name', 'url', 'createdAt'] as const;
 export const externalFileListQuery = pageQuery().extend({ keyword: zOptText(100), roleId: optInt() });
 export const externalFileRoleQuery = z.object({ roleId: optInt() });
 
-export interface ExternalFileRow {
-  id: number;
-  name: string;
-  url: string;
-  description: string | null;
-  roleId: number | null;
-  roleName: string | null;
-  createdAt: string;
-}
+export const externalFileRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  description: z.string().nullable(),
+  roleId: z.number().int().nullable(),
+  roleName: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ExternalFileRow = z.output<typeof externalFileRowSchema>;
 
 const tags = ['externalFiles'];
 const E = '/api/v2/data/information/externalFile';
@@ -40,6 +41,7 @@ export const externalFilesRoutes = routeTable({
     summary: 'External file links, paged, filtered and sorted',
     tags,
     query: externalFileListQuery,
+    response: zPage(externalFileRowSchema),
   },
   listByRole: {
     method: 'GET',
@@ -48,6 +50,7 @@ export const externalFilesRoutes = routeTable({
     summary: "External file links listed under a role (default: the caller's role)",
     tags,
     query: externalFileRoleQuery,
+    response: z.array(externalFileRowSchema),
   },
   add: {
     method: 'POST',
@@ -56,6 +59,7 @@ export const externalFilesRoutes = routeTable({
     summary: 'Add an external file link',
     tags,
     body: externalFileAddBody,
+    response: z.object({ id: z.number().int() }),
   },
   edit: {
     method: 'POST',
@@ -64,6 +68,7 @@ export const externalFilesRoutes = routeTable({
     summary: 'Edit an external file link',
     tags,
     body: externalFileEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -72,5 +77,6 @@ export const externalFilesRoutes = routeTable({
     summary: 'Delete an external file link',
     tags,
     body: externalFileIdBody,
+    response: z.null(),
   },
 });

@@ -1,13 +1,17 @@
-import { EXTERNAL_FILE_SORT_FIELDS, externalFilesRoutes, type ExternalFileRow, type Page } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import type { z } from 'zod';
+import {
+  EXTERNAL_FILE_SORT_FIELDS,
+  externalFileListQuery,
+  externalFilesRoutes,
+  type ExternalFileRow,
+} from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
 import { blankToUndefined, change } from '../../shared/query.ts';
-import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export { EXTERNAL_FILE_SORT_FIELDS };
 
-export interface ExternalFileListParams extends PagedParams {
-  keyword?: string | undefined;
-}
+/** The list's query as the page holds it (the contract's, with paging given). */
+export type ExternalFileListParams = z.output<typeof externalFileListQuery>;
 
 export interface ExternalFileFormValues {
   name: string;
@@ -20,8 +24,7 @@ export const externalFileKeys = {
   list: (p: ExternalFileListParams) => ['external-files', 'list', p] as const,
 };
 
-export const fetchExternalFiles = (p: ExternalFileListParams) =>
-  callUntyped<Page<ExternalFileRow>>(externalFilesRoutes.list, { ...p });
+export const fetchExternalFiles = (p: ExternalFileListParams) => call(externalFilesRoutes.list, { ...p });
 
 function fields(v: ExternalFileFormValues, roleId: number | null | undefined) {
   return {
@@ -34,7 +37,7 @@ function fields(v: ExternalFileFormValues, roleId: number | null | undefined) {
 }
 
 export const addExternalFile = (v: ExternalFileFormValues) =>
-  callUntyped<{ id: number }>(externalFilesRoutes.add, fields(v, undefined), change);
+  call(externalFilesRoutes.add, fields(v, undefined), change);
 export const editExternalFile = (row: ExternalFileRow, v: ExternalFileFormValues) =>
-  callUntyped<null>(externalFilesRoutes.edit, { id: row.id, ...fields(v, row.roleId) }, change);
-export const deleteExternalFile = (id: number) => callUntyped<null>(externalFilesRoutes.delete, { id }, change);
+  call(externalFilesRoutes.edit, { id: row.id, ...fields(v, row.roleId) }, change);
+export const deleteExternalFile = (id: number) => call(externalFilesRoutes.delete, { id }, change);
