@@ -3,9 +3,9 @@
 // documents, result and result document, responsible person, regulatory person, completion status and time),
 // §4 ("Tailings rectification: completed or incomplete").
 import { z } from 'zod';
-import { pageQuery, zInt, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zOptText, zPage, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
-import type { TAILINGS_STATUSES } from '../platforms/details.ts';
+import { TAILINGS_STATUSES } from '../platforms/details.ts';
 import {
   fromJsonText,
   optChoice,
@@ -118,68 +118,72 @@ export const tsListQuery = pageQuery(10).extend({
   overdue: optFlag('Only incomplete records past their deadline'),
 });
 
-export interface TsAttachment {
-  file_id: string;
-  name: string | null;
-  mime: string | null;
-}
+export const tsAttachmentSchema = z.object({
+  file_id: z.string(),
+  name: z.string().nullable(),
+  mime: z.string().nullable(),
+});
+export type TsAttachment = z.output<typeof tsAttachmentSchema>;
 
 export type TsPondStatus = (typeof TAILINGS_STATUSES)[number];
 
-export interface TsRecord {
-  id: number;
-  platformId: number;
+export const tsRecordSchema = z.object({
+  id: z.number().int(),
+  platformId: z.number().int(),
   /** The pond name: the tailings site's name. */
-  platformName: string;
+  platformName: z.string(),
   /** The affiliated enterprise: the site's bound enterprise, when there is one. */
-  enterpriseId: number | null;
-  enterpriseName: string | null;
+  enterpriseId: z.number().int().nullable(),
+  enterpriseName: z.string().nullable(),
   /** The pond status: the site's `status` detail, when set. */
-  pondStatus: TsPondStatus | null;
-  inspectionDate: string;
-  inspector: string;
-  problemType: TsProblemType | null;
-  responsiblePersonId: number | null;
+  pondStatus: z.enum(TAILINGS_STATUSES).nullable(),
+  inspectionDate: z.string(),
+  inspector: z.string(),
+  problemType: z.enum(TS_PROBLEM_TYPES).nullable(),
+  responsiblePersonId: z.number().int().nullable(),
   /** The responsible person's name and phone (null when none, or the person was removed). */
-  responsiblePerson: string | null;
-  responsiblePhone: string | null;
-  regulatoryPerson: string | null;
-  items: Record<TsItem, TsItemCheck>;
+  responsiblePerson: z.string().nullable(),
+  responsiblePhone: z.string().nullable(),
+  regulatoryPerson: z.string().nullable(),
+  items: z.record(z.enum(TS_ITEMS), z.object({ result: z.enum(TS_ITEM_RESULTS), note: z.string().optional() })),
   /** How many items have a problem. */
-  problems: number;
-  dryBeachLength: number | null;
-  findings: string | null;
-  requirement: string | null;
-  deadline: string | null;
-  state: TsState;
+  problems: z.number().int(),
+  dryBeachLength: z.number().nullable(),
+  findings: z.string().nullable(),
+  requirement: z.string().nullable(),
+  deadline: z.string().nullable(),
+  state: z.enum(TS_STATES),
   /** Incomplete with its deadline before today (server date). */
-  overdue: boolean;
-  completedDate: string | null;
-  result: string | null;
+  overdue: z.boolean(),
+  completedDate: z.string().nullable(),
+  result: z.string().nullable(),
   /** The documents. */
-  attachments: TsAttachment[];
-  resultAttachments: TsAttachment[];
-  createdBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  attachments: z.array(tsAttachmentSchema),
+  resultAttachments: z.array(tsAttachmentSchema),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TsRecord = z.output<typeof tsRecordSchema>;
 
 /** A tailings site the caller may keep records for (the screen's site picker). */
-export interface TsSite {
-  platformId: number;
-  name: string;
-  enterpriseId: number | null;
-  enterpriseName: string | null;
-  pondStatus: TsPondStatus | null;
-}
+export const tsSiteSchema = z.object({
+  platformId: z.number().int(),
+  name: z.string(),
+  enterpriseId: z.number().int().nullable(),
+  enterpriseName: z.string().nullable(),
+  pondStatus: z.enum(TAILINGS_STATUSES).nullable(),
+});
+export type TsSite = z.output<typeof tsSiteSchema>;
 
 /** A responsible person who may be chosen for a site's records. */
-export interface TsPerson {
-  id: number;
-  name: string;
-  phone: string;
-  title: string | null;
-}
+export const tsPersonSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  phone: z.string(),
+  title: z.string().nullable(),
+});
+export type TsPerson = z.output<typeof tsPersonSchema>;
 export const tsPersonsQuery = z.object({
   platformId: optId('Persons who may be chosen for this site (bound to it, or to no site); all visible if left out'),
 });
@@ -196,6 +200,7 @@ export const tsManagementRoutes = routeTable({
       "Tailings supervision records of the sites in the caller's data scope, paged (default 10); filters platformId, state, problemType, responsiblePersonId, startDate, endDate, keyword, overdue; sortField inspectionDate|deadline|platformName|state|completedDate|inspector|problemType|responsiblePerson|createdAt (default newest inspection first)",
     tags,
     query: tsListQuery,
+    response: zPage(tsRecordSchema),
   },
   sites: {
     method: 'GET',
@@ -204,6 +209,7 @@ export const tsManagementRoutes = routeTable({
     summary:
       "The tailings sites in the caller's data scope, by name, with their enterprise and pond status (for pickers)",
     tags,
+    response: z.array(tsSiteSchema),
   },
   persons: {
     method: 'GET',
@@ -213,6 +219,7 @@ export const tsManagementRoutes = routeTable({
       "Responsible persons in the caller's data scope who may be chosen for a site's records (bound to the site or to no site), by name",
     tags,
     query: tsPersonsQuery,
+    response: z.array(tsPersonSchema),
   },
   add: {
     method: 'POST',
@@ -221,6 +228,7 @@ export const tsManagementRoutes = routeTable({
     summary: 'Add a tailings supervision record',
     tags,
     body: tsAddBody,
+    response: z.object({ id: z.number().int() }),
   },
   edit: {
     method: 'POST',
@@ -229,6 +237,7 @@ export const tsManagementRoutes = routeTable({
     summary: 'Edit a tailings supervision record (documents or result documents left out are kept)',
     tags,
     body: tsEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -237,6 +246,7 @@ export const tsManagementRoutes = routeTable({
     summary: 'Delete a tailings supervision record',
     tags,
     body: tsIdBody,
+    response: z.null(),
   },
   setRectified: {
     method: 'POST',
@@ -245,5 +255,6 @@ export const tsManagementRoutes = routeTable({
     summary: 'Mark the rectification of a record completed, with its date, result and result documents',
     tags,
     body: tsSetRectifiedBody,
+    response: z.null(),
   },
 });

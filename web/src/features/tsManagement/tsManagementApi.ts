@@ -1,31 +1,19 @@
 import {
   TS_SORT_FIELDS,
+  tsAddBody,
+  tsListQuery,
   tsManagementRoutes,
-  type Page,
-  type TsItem,
-  type TsItemResult,
-  type TsPerson,
   type TsProblemType,
-  type TsRecord,
-  type TsSite,
   type TsState,
 } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { call } from '../../shared/api.ts';
 import { blankToUndefined, change, picker } from '../../shared/query.ts';
-import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export { TS_SORT_FIELDS };
 
-export interface TsListParams extends PagedParams {
-  platformId?: number | undefined;
-  state?: TsState | undefined;
-  problemType?: TsProblemType | undefined;
-  responsiblePersonId?: number | undefined;
-  startDate?: string | undefined;
-  endDate?: string | undefined;
-  keyword?: string | undefined;
-  overdue?: boolean | undefined;
-}
+/** The list's query as the page holds it (the contract's, with paging given). */
+export type TsListParams = z.output<typeof tsListQuery>;
 
 /** The form's values: dates as yyyy-MM-dd strings (the drawer converts its pickers' values). */
 export interface TsFormValues {
@@ -33,7 +21,7 @@ export interface TsFormValues {
   inspectionDate: string;
   inspector: string;
   problemType?: TsProblemType | null | undefined;
-  items: Record<TsItem, { result: TsItemResult; note?: string | undefined }>;
+  items: z.output<typeof tsAddBody>['items'];
   dryBeachLength?: number | null | undefined;
   findings?: string | undefined;
   requirement?: string | undefined;
@@ -61,11 +49,11 @@ export const tsKeys = {
   persons: (platformId: number | undefined) => ['ts-management', 'persons', platformId ?? 'all'] as const,
 };
 
-export const fetchTsRecords = (p: TsListParams) => callUntyped<Page<TsRecord>>(tsManagementRoutes.list, { ...p });
-export const fetchTsSites = () => callUntyped<TsSite[]>(tsManagementRoutes.sites, {}, picker);
+export const fetchTsRecords = (p: TsListParams) => call(tsManagementRoutes.list, { ...p });
+export const fetchTsSites = () => call(tsManagementRoutes.sites, {}, picker);
 /** The responsible persons who may be chosen for a site's records (all visible ones without a site). */
 export const fetchTsPersons = (platformId?: number) =>
-  callUntyped<TsPerson[]>(tsManagementRoutes.persons, platformId === undefined ? {} : { platformId }, picker);
+  call(tsManagementRoutes.persons, platformId === undefined ? {} : { platformId }, picker);
 
 function fields(v: TsFormValues) {
   return {
@@ -94,12 +82,12 @@ function fields(v: TsFormValues) {
   };
 }
 
-export const addTsRecord = (v: TsFormValues) => callUntyped<{ id: number }>(tsManagementRoutes.add, fields(v), change);
+export const addTsRecord = (v: TsFormValues) => call(tsManagementRoutes.add, fields(v), change);
 export const editTsRecord = (id: number, v: TsFormValues) =>
-  callUntyped<null>(tsManagementRoutes.edit, { id, ...fields(v) }, change);
-export const deleteTsRecord = (id: number) => callUntyped<null>(tsManagementRoutes.delete, { id }, change);
+  call(tsManagementRoutes.edit, { id, ...fields(v) }, change);
+export const deleteTsRecord = (id: number) => call(tsManagementRoutes.delete, { id }, change);
 export const setTsRectified = (id: number, v: TsRectifyValues) =>
-  callUntyped<null>(
+  call(
     tsManagementRoutes.setRectified,
     {
       id,
