@@ -2,15 +2,13 @@ import {
   PLATFORM_TYPES,
   platformsRoutes,
   templatesRoutes,
-  type Page,
-  type PlatformRow,
   type PlatformType,
   type TemplateFieldKind,
   type TemplateOwnerData,
   type TemplateOwnerRow,
   type TemplateRow,
 } from '@geosentry/contract';
-import { callUntyped, isCancel, request } from '../../shared/api.ts';
+import { callAt, callUntyped, isCancel } from '../../shared/api.ts';
 import { hasPermission } from '../../shared/session.ts';
 
 export const templateKeys = {
@@ -42,7 +40,8 @@ export interface TemplateDraft {
 const change = { keepEarlier: true } as const;
 
 export const fetchTemplates = () => callUntyped<TemplateRow[]>(templatesRoutes.getMenuList);
-export const fetchOwners = (menuId: number) => callUntyped<TemplateOwnerRow[]>(templatesRoutes.getOwnerByMenuId, { menuId });
+export const fetchOwners = (menuId: number) =>
+  callUntyped<TemplateOwnerRow[]>(templatesRoutes.getOwnerByMenuId, { menuId });
 export const fetchOwnerData = (owner: string) =>
   callUntyped<TemplateOwnerData[]>(templatesRoutes.getDataByOwner, { owner }, { keepEarlier: true });
 
@@ -56,7 +55,8 @@ const body = (d: TemplateDraft) => ({
   fields: fieldsJson(d.fields),
 });
 
-export const addTemplate = (d: TemplateDraft) => callUntyped<{ menuId: number }>(templatesRoutes.addMenu, body(d), change);
+export const addTemplate = (d: TemplateDraft) =>
+  callUntyped<{ menuId: number }>(templatesRoutes.addMenu, body(d), change);
 export const editTemplate = (menuId: number, d: TemplateDraft) =>
   callUntyped<null>(templatesRoutes.updateMenu, { menuId, ...body(d) }, change);
 export const deleteTemplate = (menuId: number) => callUntyped<null>(templatesRoutes.deleteMenu, { menuId }, change);
@@ -76,9 +76,9 @@ export const readableKinds = (): PlatformType[] =>
   PLATFORM_TYPES.filter((k) => hasPermission(`information:platform:${k}`));
 
 export const fetchSites = (kind: PlatformType) =>
-  request<Page<PlatformRow>>(
-    'GET',
-    platformsRoutes.list.path.replace(':type', kind),
+  callAt(
+    platformsRoutes.list,
+    { type: kind },
     { pageNum: 1, pageSize: 1000 },
     { keepEarlier: true, silent: true },
   ).then((p) => p.list);
