@@ -1,6 +1,6 @@
 // The terminals feature's contract: schemas, route table, catalogues.
 import { z } from 'zod';
-import { pageQuery, zInt, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zOptText, zPage, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 import { optEnum, optInt, portNumber } from '../devices/fields.ts';
 
@@ -55,31 +55,30 @@ export const terminalAllQuery = z.object({ platformId: optInt() });
 export const terminalRoleQuery = z.object({ roleId: optInt() });
 
 /** A terminal as lists show it: never its key. */
-export interface TerminalRow {
-  terminalId: number;
-  platformId: number;
-  platformName: string;
-  name: string;
-  serial: string;
-  manufacturer: string | null;
-  model: string | null;
-  protocolType: string;
-  port: number | null;
-  type: string | null;
-  parentId: number | null;
-  parentName: string | null;
-  status: TerminalStatus;
-  deviceCount: number;
-  keyRotatedAt: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const terminalRowSchema = z.object({
+  terminalId: z.number().int(),
+  platformId: z.number().int(),
+  platformName: z.string(),
+  name: z.string(),
+  serial: z.string(),
+  manufacturer: z.string().nullable(),
+  model: z.string().nullable(),
+  protocolType: z.string(),
+  port: z.number().int().nullable(),
+  type: z.string().nullable(),
+  parentId: z.number().int().nullable(),
+  parentName: z.string().nullable(),
+  status: z.enum(TERMINAL_STATUSES),
+  deviceCount: z.number().int(),
+  keyRotatedAt: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TerminalRow = z.output<typeof terminalRowSchema>;
 
 /** The answer of add and rotateKey: the key, shown this once (the server keeps only a salted hash). */
-export interface TerminalKeyAnswer {
-  terminalId: number;
-  key: string;
-}
+export const terminalKeyAnswerSchema = z.object({ terminalId: z.number().int(), key: z.string() });
+export type TerminalKeyAnswer = z.output<typeof terminalKeyAnswerSchema>;
 
 const tags = ['terminals'];
 const T = '/api/v2/data/information/terminal';
@@ -92,6 +91,7 @@ export const terminalsRoutes = routeTable({
     summary: "Terminals in the caller's data scope, paged, filtered and sorted",
     tags,
     query: terminalListQuery,
+    response: zPage(terminalRowSchema),
   },
   all: {
     method: 'GET',
@@ -101,6 +101,7 @@ export const terminalsRoutes = routeTable({
     summary: "Every terminal in the caller's data scope (optionally of one site)",
     tags,
     query: terminalAllQuery,
+    response: z.array(terminalRowSchema),
   },
   listByRole: {
     method: 'GET',
@@ -109,6 +110,7 @@ export const terminalsRoutes = routeTable({
     summary: "Terminals of the sites in the caller's data scope (roleId accepted for compatibility)",
     tags,
     query: terminalRoleQuery,
+    response: z.array(terminalRowSchema),
   },
   add: {
     method: 'POST',
@@ -117,6 +119,7 @@ export const terminalsRoutes = routeTable({
     summary: 'Add a terminal; the answer carries its key, shown this once',
     tags,
     body: terminalAddBody,
+    response: terminalKeyAnswerSchema,
   },
   edit: {
     method: 'POST',
@@ -125,6 +128,7 @@ export const terminalsRoutes = routeTable({
     summary: 'Edit a terminal (its key is unchanged)',
     tags,
     body: terminalEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -133,6 +137,7 @@ export const terminalsRoutes = routeTable({
     summary: 'Delete a terminal (refused while devices are bound to it)',
     tags,
     body: terminalIdBody,
+    response: z.null(),
   },
   rotateKey: {
     method: 'POST',
@@ -141,5 +146,6 @@ export const terminalsRoutes = routeTable({
     summary: 'Issue a new key (shown this once); the old key stops working',
     tags,
     body: terminalIdBody,
+    response: terminalKeyAnswerSchema,
   },
 });

@@ -1,12 +1,5 @@
-import {
-  terminalsRoutes,
-  TERMINAL_SORT_FIELDS,
-  type Page,
-  type TerminalKeyAnswer,
-  type TerminalRow,
-  type TerminalStatus,
-} from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import { terminalsRoutes, TERMINAL_SORT_FIELDS, type TerminalStatus } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
 import { blankToUndefined, change, picker } from '../../shared/query.ts';
 import type { PagedParams } from '../../shared/table/serverTable.ts';
 
@@ -37,10 +30,9 @@ export const terminalKeys = {
   ofSite: (platformId: number | undefined) => ['terminals', 'all', platformId ?? null] as const,
 };
 
-export const fetchTerminals = (p: TerminalListParams) => callUntyped<Page<TerminalRow>>(terminalsRoutes.list, { ...p });
+export const fetchTerminals = (p: TerminalListParams) => call(terminalsRoutes.list, { ...p });
 /** Every terminal of the caller's scope, or of one site (pickers). */
-export const fetchAllTerminals = (platformId?: number) =>
-  callUntyped<TerminalRow[]>(terminalsRoutes.all, { platformId }, picker);
+export const fetchAllTerminals = (platformId?: number) => call(terminalsRoutes.all, { platformId }, picker);
 
 function fields(v: TerminalFormValues) {
   return {
@@ -57,9 +49,8 @@ function fields(v: TerminalFormValues) {
   };
 }
 
-export const addTerminal = (v: TerminalFormValues) => callUntyped<TerminalKeyAnswer>(terminalsRoutes.add, fields(v), change);
+export const addTerminal = (v: TerminalFormValues) => call(terminalsRoutes.add, fields(v), change);
 export const editTerminal = (terminalId: number, v: TerminalFormValues) =>
-  callUntyped<null>(terminalsRoutes.edit, { terminalId, ...fields(v) }, change);
-export const deleteTerminal = (terminalId: number) => callUntyped<null>(terminalsRoutes.delete, { terminalId }, change);
-export const rotateTerminalKey = (terminalId: number) =>
-  callUntyped<TerminalKeyAnswer>(terminalsRoutes.rotateKey, { terminalId }, change);
+  call(terminalsRoutes.edit, { terminalId, ...fields(v) }, change);
+export const deleteTerminal = (terminalId: number) => call(terminalsRoutes.delete, { terminalId }, change);
+export const rotateTerminalKey = (terminalId: number) => call(terminalsRoutes.rotateKey, { terminalId }, change);
