@@ -129,6 +129,16 @@ export const ingestStatsSchema = z.object({
 });
 export type IngestStats = z.infer<typeof ingestStatsSchema>;
 
+/**
+ * The data of an HTTP ingest answer: after commit, the readings stored and the duplicates skipped; when refused
+ * (400, 401, 403, 429, 503), the reason and what was wrong.
+ */
+export const ingestAnswerSchema = z.union([
+  z.object({ ok: z.literal(true), stored: z.number().int(), duplicates: z.number().int() }),
+  z.object({ reason: z.enum(REJECT_REASONS), detail: z.string().optional() }),
+]);
+export type IngestAnswer = z.output<typeof ingestAnswerSchema>;
+
 export const ingestRoutes = routeTable({
   ingestReadings: {
     method: 'POST',
@@ -138,6 +148,7 @@ export const ingestRoutes = routeTable({
     summary:
       'HTTP ingest (terminal id and key in x-terminal-id / x-terminal-key, device number in x-device-number or per item). 200 after commit; 400 bad payload; 401 bad credentials; 403 a device not bound to the terminal; 429 device rate limit; 503 overloaded (Retry-After).',
     tags: ['ingest'],
+    response: ingestAnswerSchema,
   },
   ingestStats: {
     method: 'GET',
@@ -145,5 +156,6 @@ export const ingestRoutes = routeTable({
     permission: perm('monitor:dataProcessing'),
     summary: 'Ingest counters since start: accepted, duplicates, rejected per reason, queue length',
     tags: ['ingest'],
+    response: ingestStatsSchema,
   },
 });
