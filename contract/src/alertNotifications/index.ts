@@ -2,10 +2,10 @@
 // message templates (AlertTemplate), colour levels (AlertConfigure) and the delivery state of an alert's
 // notifications (spec §3 "Alert", §6, §9 channels; issue 5 scope item 3).
 import { z } from 'zod';
-import { pageQuery, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
 import { LANGUAGES, type Language } from '../api/envelope.ts';
 import { perm, routeTable } from '../api/routes.ts';
-import type { AlertChannel } from '../alerts/index.ts';
+import { ALERT_CHANNELS, type AlertChannel } from '../alerts/index.ts';
 import { jsonField, optBool, optEmail, optEnum, optInt, reqInt, PHONE_PATTERN } from '../devices/fields.ts';
 
 /** Channels that reach a phone number (mail reaches an email address). Channels and levels: see ../alerts. */
@@ -39,6 +39,12 @@ const optLangText = (max: number) => zOptText(max);
 export const perLanguageText = (max: number) =>
   z.object({ en: optLangText(max), zh: optLangText(max), ko: optLangText(max) });
 export type PerLanguageText = Partial<Record<Language, string>>;
+/** A text per language as answers carry it: the languages given. */
+const perLanguageTextOut = z.partialRecord(z.enum(LANGUAGES), z.string());
+const int = z.number().int();
+const nameRef = z.object({ id: int, name: z.string() });
+/** The answer of an add: the new row's id. */
+const createdId = z.object({ id: int });
 
 export const CONTACT_SORT_FIELDS = ['name', 'phone', 'email', 'language', 'createdAt'] as const;
 
@@ -63,18 +69,19 @@ export const alertContactListQuery = pageQuery().extend({
   groupId: optInt(),
 });
 
-export interface AlertContactRow {
-  id: number;
-  name: string;
-  phone: string | null;
-  email: string | null;
-  language: Language;
-  personId: number | null;
-  personName: string | null;
+export const alertContactRowSchema = z.object({
+  id: int,
+  name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  language: z.enum(LANGUAGES),
+  personId: int.nullable(),
+  personName: z.string().nullable(),
   /** Groups the contact belongs to (those the caller may see). */
-  groupIds: number[];
-  createdAt: string;
-}
+  groupIds: z.array(int),
+  createdAt: z.string(),
+});
+export type AlertContactRow = z.output<typeof alertContactRowSchema>;
 
 export const GROUP_SORT_FIELDS = ['name', 'createdAt'] as const;
 /** A contact group: members, and the sites whose alerts it is told about (none: every site). */
@@ -92,16 +99,17 @@ export const alertGroupListQuery = pageQuery().extend({
   contactId: optInt(),
 });
 
-export interface AlertGroupRow {
-  id: number;
-  name: string;
-  description: string | null;
-  contacts: { id: number; name: string }[];
-  contactIds: number[];
+export const alertGroupRowSchema = z.object({
+  id: int,
+  name: z.string(),
+  description: z.string().nullable(),
+  contacts: z.array(nameRef),
+  contactIds: z.array(int),
   /** The group's sites within the caller's data scope. */
-  platformIds: number[];
-  createdAt: string;
-}
+  platformIds: z.array(int),
+  createdAt: z.string(),
+});
+export type AlertGroupRow = z.output<typeof alertGroupRowSchema>;
 
 export const TEMPLATE_SORT_FIELDS = ['name', 'smsTemplateCode', 'createdAt', 'updatedAt'] as const;
 /**
@@ -128,16 +136,17 @@ export const alertTemplateAddBody = z.object(alertTemplateFields);
 export const alertTemplateEditBody = z.object({ id: zInt(), ...alertTemplateFields });
 export const alertTemplateListQuery = pageQuery().extend({ keyword: zOptText(100) });
 
-export interface AlertTemplateRow {
-  id: number;
-  name: string;
-  smsTemplateCode: string | null;
-  subject: PerLanguageText;
-  content: PerLanguageText;
-  isDefault: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const alertTemplateRowSchema = z.object({
+  id: int,
+  name: z.string(),
+  smsTemplateCode: z.string().nullable(),
+  subject: perLanguageTextOut,
+  content: perLanguageTextOut,
+  isDefault: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AlertTemplateRow = z.output<typeof alertTemplateRowSchema>;
 
 /** A colour level's setting: the suggestion (per language), the members told about every alert of the level, a template. */
 export const alertLevelEditBody = z.object({
@@ -147,16 +156,17 @@ export const alertLevelEditBody = z.object({
   templateId: optInt(),
 });
 
-export interface AlertLevelRow {
-  level: number;
-  colour: string;
-  hex: string;
-  suggestion: PerLanguageText;
-  templateId: number | null;
-  contacts: { id: number; name: string }[];
-  contactIds: number[];
-  updatedAt: string;
-}
+export const alertLevelRowSchema = z.object({
+  level: int,
+  colour: z.string(),
+  hex: z.string(),
+  suggestion: perLanguageTextOut,
+  templateId: int.nullable(),
+  contacts: z.array(nameRef),
+  contactIds: z.array(int),
+  updatedAt: z.string(),
+});
+export type AlertLevelRow = z.output<typeof alertLevelRowSchema>;
 
 export const NOTIFICATION_STATES = ['pending', 'sending', 'sent', 'failed'] as const;
 export type NotificationState = (typeof NOTIFICATION_STATES)[number];
@@ -164,24 +174,25 @@ export type NotificationState = (typeof NOTIFICATION_STATES)[number];
 export const deliveriesQuery = z.object({ alertId: zInt() });
 
 /** One notification of an alert: to whom, how, in which language, and how far it got. */
-export interface AlertDeliveryRow {
-  id: number;
-  alertId: number;
-  eventSeq: number;
-  level: number;
-  channel: AlertChannel;
-  recipientName: string;
-  recipient: string;
-  language: Language;
-  subject: string;
-  body: string;
-  state: NotificationState;
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-  sentAt: string | null;
-  createdAt: string;
-}
+export const alertDeliveryRowSchema = z.object({
+  id: int,
+  alertId: int,
+  eventSeq: int,
+  level: int,
+  channel: z.enum(ALERT_CHANNELS),
+  recipientName: z.string(),
+  recipient: z.string(),
+  language: z.enum(LANGUAGES),
+  subject: z.string(),
+  body: z.string(),
+  state: z.enum(NOTIFICATION_STATES),
+  attempts: int,
+  nextAttemptAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AlertDeliveryRow = z.output<typeof alertDeliveryRowSchema>;
 
 export const deliveryRetryBody = z.object({ id: zInt() });
 
@@ -205,6 +216,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Alert contacts, paged, filtered and sorted',
     tags,
     query: alertContactListQuery,
+    response: zPage(alertContactRowSchema),
   },
   contactAdd: {
     method: 'POST',
@@ -213,6 +225,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Add an alert contact',
     tags,
     body: alertContactAddBody,
+    response: createdId,
   },
   contactEdit: {
     method: 'POST',
@@ -221,6 +234,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Edit an alert contact',
     tags,
     body: alertContactEditBody,
+    response: z.null(),
   },
   contactDelete: {
     method: 'POST',
@@ -229,6 +243,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Delete an alert contact',
     tags,
     body: notificationIdBody,
+    response: z.null(),
   },
   // alertGroup carries no role of its own (spec §6): it is managed with the contacts.
   groupList: {
@@ -238,6 +253,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Alert contact groups, paged, filtered and sorted',
     tags,
     query: alertGroupListQuery,
+    response: zPage(alertGroupRowSchema),
   },
   groupAdd: {
     method: 'POST',
@@ -246,6 +262,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Add an alert contact group',
     tags,
     body: alertGroupAddBody,
+    response: createdId,
   },
   groupEdit: {
     method: 'POST',
@@ -254,6 +271,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Edit an alert contact group',
     tags,
     body: alertGroupEditBody,
+    response: z.null(),
   },
   groupDelete: {
     method: 'POST',
@@ -262,6 +280,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Delete an alert contact group',
     tags,
     body: notificationIdBody,
+    response: z.null(),
   },
   templateList: {
     method: 'GET',
@@ -270,6 +289,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Alert message templates, paged, filtered and sorted',
     tags,
     query: alertTemplateListQuery,
+    response: zPage(alertTemplateRowSchema),
   },
   templateAdd: {
     method: 'POST',
@@ -278,6 +298,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Add an alert message template',
     tags,
     body: alertTemplateAddBody,
+    response: createdId,
   },
   templateEdit: {
     method: 'POST',
@@ -286,6 +307,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Edit an alert message template',
     tags,
     body: alertTemplateEditBody,
+    response: z.null(),
   },
   templateDelete: {
     method: 'POST',
@@ -294,6 +316,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Delete an alert message template',
     tags,
     body: notificationIdBody,
+    response: z.null(),
   },
   configureList: {
     method: 'GET',
@@ -301,6 +324,7 @@ export const alertNotificationsRoutes = routeTable({
     permission: SETTING,
     summary: 'The four colour levels with their members, suggestion and template',
     tags,
+    response: z.array(alertLevelRowSchema),
   },
   configureEdit: {
     method: 'POST',
@@ -309,6 +333,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: "Set a colour level's members, suggestion and template",
     tags,
     body: alertLevelEditBody,
+    response: z.null(),
   },
   deliveries: {
     method: 'GET',
@@ -317,6 +342,7 @@ export const alertNotificationsRoutes = routeTable({
     summary: "Delivery state of an alert's notifications (scoped by the alert's site)",
     tags,
     query: deliveriesQuery,
+    response: z.array(alertDeliveryRowSchema),
   },
   deliveryRetry: {
     method: 'POST',
@@ -325,5 +351,6 @@ export const alertNotificationsRoutes = routeTable({
     summary: 'Send a failed notification again (scoped by the alert site)',
     tags,
     body: deliveryRetryBody,
+    response: z.null(),
   },
 });

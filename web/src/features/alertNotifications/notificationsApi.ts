@@ -1,16 +1,14 @@
 import {
+  alertContactListQuery,
+  alertGroupListQuery,
   alertNotificationsRoutes as R,
-  type AlertContactRow,
-  type AlertGroupRow,
-  type AlertLevelRow,
-  type AlertTemplateRow,
+  alertTemplateListQuery,
   type Language,
-  type Page,
   type PerLanguageText,
 } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import { call } from '../../shared/api.ts';
 import { blankToUndefined, change, picker } from '../../shared/query.ts';
-import type { PagedParams } from '../../shared/table/serverTable.ts';
+import type { z } from 'zod';
 
 export const notificationKeys = {
   all: ['alertNotifications'] as const,
@@ -22,20 +20,16 @@ export const notificationKeys = {
   levels: ['alertNotifications', 'levels'] as const,
 };
 
-export interface ContactParams extends PagedParams {
-  keyword?: string | undefined;
-  language?: Language | undefined;
-  groupId?: number | undefined;
-}
+export type ContactParams = z.output<typeof alertContactListQuery>;
 export interface ContactValues {
   name: string;
   phone?: string | undefined;
   email?: string | undefined;
   language: Language;
 }
-export const fetchContacts = (p: ContactParams) => callUntyped<Page<AlertContactRow>>(R.contactList, { ...p });
+export const fetchContacts = (p: ContactParams) => call(R.contactList, { ...p });
 export const fetchContactOptions = () =>
-  callUntyped<Page<AlertContactRow>>(R.contactList, { pageNum: 1, pageSize: 1000 }, picker).then((p) => p.list);
+  call(R.contactList, { pageNum: 1, pageSize: 1000 }, picker).then((p) => p.list);
 const contactFields = (v: ContactValues) => ({
   name: v.name.trim(),
   phone: blankToUndefined(v.phone) ?? '',
@@ -43,21 +37,17 @@ const contactFields = (v: ContactValues) => ({
   language: v.language,
 });
 export const saveContact = (id: number | null, v: ContactValues) =>
-  id === null
-    ? callUntyped<{ id: number }>(R.contactAdd, contactFields(v), change)
-    : callUntyped<null>(R.contactEdit, { id, ...contactFields(v) }, change);
-export const deleteContact = (id: number) => callUntyped<null>(R.contactDelete, { id }, change);
+  id === null ? call(R.contactAdd, contactFields(v), change) : call(R.contactEdit, { id, ...contactFields(v) }, change);
+export const deleteContact = (id: number) => call(R.contactDelete, { id }, change);
 
-export interface GroupParams extends PagedParams {
-  keyword?: string | undefined;
-}
+export type GroupParams = z.output<typeof alertGroupListQuery>;
 export interface GroupValues {
   name: string;
   description?: string | undefined;
   contactIds?: number[] | undefined;
   platformIds?: number[] | undefined;
 }
-export const fetchGroups = (p: GroupParams) => callUntyped<Page<AlertGroupRow>>(R.groupList, { ...p });
+export const fetchGroups = (p: GroupParams) => call(R.groupList, { ...p });
 const groupFields = (v: GroupValues) => ({
   name: v.name.trim(),
   description: blankToUndefined(v.description) ?? '',
@@ -65,10 +55,8 @@ const groupFields = (v: GroupValues) => ({
   platformIds: (v.platformIds ?? []).join(','),
 });
 export const saveGroup = (id: number | null, v: GroupValues) =>
-  id === null
-    ? callUntyped<{ id: number }>(R.groupAdd, groupFields(v), change)
-    : callUntyped<null>(R.groupEdit, { id, ...groupFields(v) }, change);
-export const deleteGroup = (id: number) => callUntyped<null>(R.groupDelete, { id }, change);
+  id === null ? call(R.groupAdd, groupFields(v), change) : call(R.groupEdit, { id, ...groupFields(v) }, change);
+export const deleteGroup = (id: number) => call(R.groupDelete, { id }, change);
 
 export interface TemplateValues {
   name: string;
@@ -77,10 +65,9 @@ export interface TemplateValues {
   content: PerLanguageText;
   isDefault?: boolean | undefined;
 }
-export const fetchTemplates = (p: PagedParams & { keyword?: string | undefined }) =>
-  callUntyped<Page<AlertTemplateRow>>(R.templateList, { ...p });
+export const fetchTemplates = (p: z.output<typeof alertTemplateListQuery>) => call(R.templateList, { ...p });
 export const fetchTemplateOptions = () =>
-  callUntyped<Page<AlertTemplateRow>>(R.templateList, { pageNum: 1, pageSize: 500 }, picker).then((p) => p.list);
+  call(R.templateList, { pageNum: 1, pageSize: 500 }, picker).then((p) => p.list);
 const clean = (t: PerLanguageText): PerLanguageText =>
   Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v === 'string' && v.trim() !== ''));
 const templateFields = (v: TemplateValues) => ({
@@ -92,18 +79,18 @@ const templateFields = (v: TemplateValues) => ({
 });
 export const saveTemplate = (id: number | null, v: TemplateValues) =>
   id === null
-    ? callUntyped<{ id: number }>(R.templateAdd, templateFields(v), change)
-    : callUntyped<null>(R.templateEdit, { id, ...templateFields(v) }, change);
-export const deleteTemplate = (id: number) => callUntyped<null>(R.templateDelete, { id }, change);
+    ? call(R.templateAdd, templateFields(v), change)
+    : call(R.templateEdit, { id, ...templateFields(v) }, change);
+export const deleteTemplate = (id: number) => call(R.templateDelete, { id }, change);
 
-export const fetchLevels = () => callUntyped<AlertLevelRow[]>(R.configureList, {});
+export const fetchLevels = () => call(R.configureList, {});
 export const saveLevel = (v: {
   level: number;
   suggestion: PerLanguageText;
   contactIds: number[];
   templateId?: number | undefined;
 }) =>
-  callUntyped<null>(
+  call(
     R.configureEdit,
     {
       level: v.level,
