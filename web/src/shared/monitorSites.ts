@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
-import { devicesRoutes, monitorViewsRoutes, type DeviceOption, type ViewSite } from '@geosentry/contract';
-import { callUntyped } from './api.ts';
+import { devicesRoutes, monitorViewsRoutes, type DeviceOption } from '@geosentry/contract';
+import { call, callUntyped } from './api.ts';
 import { retryUnlessCancelled } from './query.ts';
 
 const quiet = { keepEarlier: true, silent: true } as const;
@@ -28,7 +28,7 @@ export const fetchMonitorDevices = (platformId?: number) =>
  */
 async function fetchMonitorSites(): Promise<MonitorSite[]> {
   const [views, devices] = await Promise.allSettled([
-    callUntyped<ViewSite[]>(monitorViewsRoutes.platforms, {}, quiet),
+    call(monitorViewsRoutes.platforms, {}, quiet),
     fetchMonitorDevices(),
   ]);
   const found = new Map<number, MonitorSite>();

@@ -10,10 +10,8 @@ import {
   type Page,
   type PlatformRow,
   type PlatformType,
-  type TerminalRow,
-  type ViewSite,
 } from '@geosentry/contract';
-import { callUntyped, request } from './api.ts';
+import { call, callUntyped, request } from './api.ts';
 import { hasPermission, useSession } from './session.ts';
 import { picker, retryUnlessCancelled } from './query.ts';
 
@@ -43,7 +41,7 @@ async function fetchSites(codes: { scope: boolean; kinds: PlatformType[]; option
   };
   const quiet = { ...picker, silent: true };
   if (codes.scope) {
-    const sites = await callUntyped<ViewSite[]>(monitorViewsRoutes.platforms, {}, quiet);
+    const sites = await call(monitorViewsRoutes.platforms, {}, quiet);
     return sites
       .map((s): SiteOption => ({ platformId: s.platformId, type: s.type, name: s.name }))
       .sort((a, b) => a.name.localeCompare(b.name));
@@ -66,7 +64,7 @@ async function fetchSites(codes: { scope: boolean; kinds: PlatformType[]; option
     all.forEach(add);
   }
   if (codes.terminals) {
-    const terminals = await callUntyped<TerminalRow[]>(terminalsRoutes.all, {}, quiet).catch(() => []);
+    const terminals = await call(terminalsRoutes.all, {}, quiet).catch(() => []);
     for (const t of terminals) add({ platformId: t.platformId, type: '', name: t.platformName });
   }
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
