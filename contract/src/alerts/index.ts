@@ -1,7 +1,7 @@
 // The alerts feature's contract (early warning core): alert values (rules), multi-device rules, criteria,
 // alerts with their evidence, the handling workflow, queries, report and the event notifications consume.
 import { z } from 'zod';
-import { pageQuery, zInt, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zOptText, zPage, zText } from '../api/zod.ts';
 import { LOGIN, perm, routeTable } from '../api/routes.ts';
 import { optBool, optEnum, optInt } from '../devices/fields.ts';
 import { fileIdSchema } from '../files/index.ts';
@@ -98,6 +98,21 @@ export type AlertReportPeriod = (typeof ALERT_REPORT_PERIODS)[number];
 
 /** Days of stored readings a rule is tested against by default ("test against last month"). */
 export const RULE_TEST_DEFAULT_DAYS = 30;
+
+/** Answer schemas of the catalogue values. */
+const alertLevelSchema = z.literal([1, 2, 3, 4]);
+const valueTypeSchema = z.enum(ALERT_VALUE_TYPES);
+const valueTypeOrOffline = z.enum([...ALERT_VALUE_TYPES, 'offline']);
+const directionSchema = z.enum(ALERT_DIRECTIONS);
+const windowUnitSchema = z.enum(WINDOW_UNITS);
+const channelsSchema = z.array(z.enum(ALERT_CHANNELS));
+const levelCountsSchema = z.record(z.enum(['1', '2', '3', '4']), z.number().int());
+const int = z.number().int();
+const nInt = z.number().int().nullable();
+const nNum = z.number().nullable();
+const nStr = z.string().nullable();
+/** The answer of an add: the new row's id. */
+export const createdIdSchema = z.object({ id: z.number().int() });
 
 // ---------------------------------------------------------------------------------------------------------
 // Alert values (rules)
@@ -285,62 +300,65 @@ export function checkAlertRule(
 }
 
 /** An alert value as lists show it. `alertLevel`, `alertValue`, `alertValueType`, `showName` are the spec's names. */
-export interface AlertRuleRow {
-  id: number;
-  deviceId: number;
-  deviceName: string;
-  deviceNumber: string;
-  platformId: number;
-  platformName: string;
-  moduleId: number;
-  quantity: string;
+export const alertRuleRowSchema = z.object({
+  id: int,
+  deviceId: int,
+  deviceName: z.string(),
+  deviceNumber: z.string(),
+  platformId: int,
+  platformName: z.string(),
+  moduleId: int,
+  quantity: z.string(),
   /** Quantity label in the caller's language, with unit (spec "showName"). */
-  showName: string;
-  unit: string;
-  level: AlertLevel;
-  alertLevel: AlertLevel;
-  valueType: AlertValueType;
+  showName: z.string(),
+  unit: z.string(),
+  level: alertLevelSchema,
+  alertLevel: alertLevelSchema,
+  valueType: valueTypeSchema,
   /** 'static plane' for threshold, else the value type (spec "alertValueType"). */
-  alertValueType: string;
-  value: number;
-  alertValue: number;
-  rateValue: number | null;
-  direction: AlertDirection;
-  windowN: number | null;
-  windowUnit: WindowUnit | null;
-  ratio: number | null;
-  groupId: number | null;
-  channels: AlertChannel[];
-  pushIntervalMinutes: number;
-  enabled: boolean;
-  criterionId: number | null;
-  description: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  alertValueType: z.string(),
+  value: z.number(),
+  alertValue: z.number(),
+  rateValue: nNum,
+  direction: directionSchema,
+  windowN: nInt,
+  windowUnit: windowUnitSchema.nullable(),
+  ratio: nNum,
+  groupId: nInt,
+  channels: channelsSchema,
+  pushIntervalMinutes: int,
+  enabled: z.boolean(),
+  criterionId: nInt,
+  description: nStr,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AlertRuleRow = z.output<typeof alertRuleRowSchema>;
 
 /** One reading at which a tested rule would have fired. */
-export interface AlertRuleTestHit {
-  ts: string;
-  value: number;
+export const alertRuleTestHitSchema = z.object({
+  ts: z.string(),
+  value: z.number(),
   /** The computed value compared with the alert value (change, rate, acceleration, sum, intensity ...). */
-  metric: number;
-  level: AlertLevel;
-}
+  metric: z.number(),
+  level: alertLevelSchema,
+});
+export type AlertRuleTestHit = z.output<typeof alertRuleTestHitSchema>;
 /** The answer of the rule test: readings looked at, readings that fire, alerts it would have raised. */
-export interface AlertRuleTestResult {
-  from: string;
-  to: string;
-  readings: number;
+export const alertRuleTestResultSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  readings: int,
   /** Readings at which the rule fires. */
-  firings: number;
+  firings: int,
   /** Separate alerts (a run of consecutive firing readings counts once). */
-  alerts: number;
-  firstAt: string | null;
-  lastAt: string | null;
+  alerts: int,
+  firstAt: nStr,
+  lastAt: nStr,
   /** The firings, oldest first (at most 500). */
-  hits: AlertRuleTestHit[];
-}
+  hits: z.array(alertRuleTestHitSchema),
+});
+export type AlertRuleTestResult = z.output<typeof alertRuleTestResultSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Alert criteria (name, type, description)
@@ -350,15 +368,16 @@ export const alertCriterionFields = { name: zText(100), type: zText(50), descrip
 export const alertCriterionAddBody = z.object(alertCriterionFields);
 export const alertCriterionEditBody = z.object({ id: zInt(), ...alertCriterionFields });
 export const alertCriterionListQuery = z.object({ keyword: zOptText(100), type: zOptText(50) });
-export interface AlertCriterionRow {
-  id: number;
-  name: string;
-  type: string;
-  description: string | null;
-  ruleCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const alertCriterionRowSchema = z.object({
+  id: int,
+  name: z.string(),
+  type: z.string(),
+  description: nStr,
+  ruleCount: int,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AlertCriterionRow = z.output<typeof alertCriterionRowSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Multi-device rules (alertRelation)
@@ -399,141 +418,149 @@ export const alertRelationFields = {
 export const alertRelationAddBody = z.object(alertRelationFields);
 export const alertRelationEditBody = z.object({ id: zInt(), ...alertRelationFields });
 export const alertRelationListQuery = pageQuery().extend({ platformId: optInt(), keyword: zOptText(100) });
-export interface AlertRelationRow {
-  id: number;
-  platformId: number;
-  platformName: string;
-  name: string;
-  members: { deviceId: number; deviceName: string; quantity: string; showName: string }[];
-  valueType: AlertValueType;
-  direction: AlertDirection;
-  levels: { level: AlertLevel; value: number }[];
-  windowN: number | null;
-  windowUnit: WindowUnit | null;
-  mode: RelationMode;
-  groupId: number | null;
-  channels: AlertChannel[];
-  pushIntervalMinutes: number;
-  enabled: boolean;
-  description: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const alertRelationRowSchema = z.object({
+  id: int,
+  platformId: int,
+  platformName: z.string(),
+  name: z.string(),
+  members: z.array(z.object({ deviceId: int, deviceName: z.string(), quantity: z.string(), showName: z.string() })),
+  valueType: valueTypeSchema,
+  direction: directionSchema,
+  levels: z.array(z.object({ level: alertLevelSchema, value: z.number() })),
+  windowN: nInt,
+  windowUnit: windowUnitSchema.nullable(),
+  mode: z.enum(RELATION_MODES),
+  groupId: nInt,
+  channels: channelsSchema,
+  pushIntervalMinutes: int,
+  enabled: z.boolean(),
+  description: nStr,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AlertRelationRow = z.output<typeof alertRelationRowSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Alerts, evidence, workflow
 // ---------------------------------------------------------------------------------------------------------
 
 /** What made an alert fire (kept with the alert, updated with its latest hit). */
-export interface AlertEvidence {
-  ruleId: number | null;
-  relationId: number | null;
-  valueType: AlertValueType | 'offline';
-  direction: AlertDirection | null;
+export const alertEvidenceSchema = z.object({
+  ruleId: nInt,
+  relationId: nInt,
+  valueType: valueTypeOrOffline,
+  direction: directionSchema.nullable(),
   /** The alert value crossed, and for thresholdRate / rainfallIntensity the second value. */
-  threshold: number | null;
-  rateValue: number | null;
-  windowN: number | null;
-  windowUnit: WindowUnit | null;
-  ratio: number | null;
+  threshold: nNum,
+  rateValue: nNum,
+  windowN: nInt,
+  windowUnit: windowUnitSchema.nullable(),
+  ratio: nNum,
   /** The reading that fired. */
-  ts: string;
-  value: number | null;
+  ts: z.string(),
+  value: nNum,
   /** Computed values at that reading (null when not computable). */
-  metric: number | null;
-  base: number | null;
-  change: number | null;
-  rate: number | null;
-  acceleration: number | null;
+  metric: nNum,
+  base: nNum,
+  change: nNum,
+  rate: nNum,
+  acceleration: nNum,
   /** The readings window behind the decision (oldest first, at most 200). */
-  readings: { ts: string; value: number }[];
+  readings: z.array(z.object({ ts: z.string(), value: z.number() })),
   /** Multi-device rules: each member's level and value at the decision. */
-  members?: { deviceId: number; quantity: string; level: number; metric: number; ts: string }[];
+  members: z
+    .array(z.object({ deviceId: int, quantity: z.string(), level: z.number(), metric: z.number(), ts: z.string() }))
+    .optional(),
   /**
    * Judged with a late reading: a reading older than ones already judged arrived (a logger resending its buffer
    * after an outage) and this reading was judged (again) with it; `lateReadingAt` is that late reading's time.
    */
-  late?: boolean;
-  lateReadingAt?: string;
+  late: z.boolean().optional(),
+  lateReadingAt: z.string().optional(),
   /** Offline alerts: when the device was last seen, and its offline hours. */
-  lastSeenAt?: string | null;
-  offlineHours?: number | null;
-}
+  lastSeenAt: nStr.optional(),
+  offlineHours: nNum.optional(),
+});
+export type AlertEvidence = z.output<typeof alertEvidenceSchema>;
 
 /** The processing form (spec §3, §4). */
-export interface AlertProcessing {
-  suggestion: string | null;
-  falseAlarm: boolean;
-  falseAlarmType: FalseAlarmType | null;
-  onSiteCheck: string | null;
-  deformation: string | null;
-  attachments: { fileId: string; name: string; ext: string }[];
-}
+export const alertProcessingSchema = z.object({
+  suggestion: nStr,
+  falseAlarm: z.boolean(),
+  falseAlarmType: z.enum(FALSE_ALARM_TYPES).nullable(),
+  onSiteCheck: nStr,
+  deformation: nStr,
+  attachments: z.array(z.object({ fileId: z.string(), name: z.string(), ext: z.string() })),
+});
+export type AlertProcessing = z.output<typeof alertProcessingSchema>;
 
-export interface AlertRow {
-  id: number;
-  platformId: number;
-  platformName: string;
-  platformType: string;
-  deviceId: number;
-  deviceName: string;
-  deviceNumber: string;
-  moduleId: number;
-  quantity: string | null;
-  showName: string;
-  kind: AlertKind;
-  ruleId: number | null;
-  relationId: number | null;
-  valueType: AlertValueType | 'offline';
-  level: AlertLevel;
-  firstLevel: AlertLevel;
-  colour: string;
-  status: AlertStatus;
+export const alertRowSchema = z.object({
+  id: int,
+  platformId: int,
+  platformName: z.string(),
+  platformType: z.string(),
+  deviceId: int,
+  deviceName: z.string(),
+  deviceNumber: z.string(),
+  moduleId: int,
+  quantity: nStr,
+  showName: z.string(),
+  kind: z.enum(ALERT_KINDS),
+  ruleId: nInt,
+  relationId: nInt,
+  valueType: valueTypeOrOffline,
+  level: alertLevelSchema,
+  firstLevel: alertLevelSchema,
+  colour: z.string(),
+  status: z.enum(ALERT_STATUSES),
   /** 0 untreated, 1 pre-process, 2 processed. */
-  processed: 0 | 1 | 2;
-  threshold: number | null;
-  firstValue: number | null;
+  processed: z.literal([0, 1, 2]),
+  threshold: nNum,
+  firstValue: nNum,
   /** The latest reading folded into the alert (it may be back under the limit). */
-  lastValue: number | null;
+  lastValue: nNum,
   /** The computed value of the latest hit (change, rate, sum ...; the reading itself for threshold). */
-  metric: number | null;
+  metric: nNum,
   /**
    * The value that raised the alert's current level: the computed value compared with `threshold` (the limit)
    * at the raise or the last escalation; `triggerAt` is that reading's time. Null for offline alerts.
    */
-  triggerValue: number | null;
-  triggerAt: string | null;
+  triggerValue: nNum,
+  triggerAt: nStr,
   /** Hits folded into this alert (1 when raised). */
-  count: number;
-  firstAt: string;
-  lastAt: string;
-  escalatedAt: string | null;
-  processedAt: string | null;
-  processedBy: string | null;
-  suggestion: string | null;
-  groupId: number | null;
-  channels: AlertChannel[];
-  pushIntervalMinutes: number;
-}
+  count: int,
+  firstAt: z.string(),
+  lastAt: z.string(),
+  escalatedAt: nStr,
+  processedAt: nStr,
+  processedBy: nStr,
+  suggestion: nStr,
+  groupId: nInt,
+  channels: channelsSchema,
+  pushIntervalMinutes: int,
+});
+export type AlertRow = z.output<typeof alertRowSchema>;
 
-export interface AlertAction {
-  id: number;
-  at: string;
+export const alertActionSchema = z.object({
+  id: int,
+  at: z.string(),
   /** raised, escalated, saved (pre-process), processed; system actions have no user. */
-  action: 'raised' | 'escalated' | 'saved' | 'processed';
-  userId: number | null;
-  userName: string | null;
-  level: AlertLevel | null;
-  detail: Record<string, unknown>;
-}
+  action: z.enum(['raised', 'escalated', 'saved', 'processed']),
+  userId: nInt,
+  userName: nStr,
+  level: alertLevelSchema.nullable(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type AlertAction = z.output<typeof alertActionSchema>;
 
-export interface AlertDetail extends AlertRow {
-  evidence: AlertEvidence;
-  processing: AlertProcessing | null;
-  actions: AlertAction[];
+export const alertDetailSchema = alertRowSchema.extend({
+  evidence: alertEvidenceSchema,
+  processing: alertProcessingSchema.nullable(),
+  actions: z.array(alertActionSchema),
   /** The latest readings that fired into this alert (newest first, at most 100). */
-  hits: { ts: string; level: AlertLevel; value: number | null; metric: number | null }[];
-}
+  hits: z.array(z.object({ ts: z.string(), level: alertLevelSchema, value: nNum, metric: nNum })),
+});
+export type AlertDetail = z.output<typeof alertDetailSchema>;
 
 /**
  * POST processAlert (spec §7): `processed` 0 saves the form as pre-process (still editable), 1 finishes it
@@ -594,39 +621,41 @@ export const alertsByDeviceQuery = pageQuery().extend({
 export const alertDetailQuery = z.object({ id: zInt() });
 
 /** Home page and big screen counts (scoped). */
-export interface AlertCounts {
+export const alertCountsSchema = z.object({
   /** Open (untreated + pre-process) alerts by level. */
-  open: Record<'1' | '2' | '3' | '4', number>;
-  openTotal: number;
-  untreated: number;
-  preProcess: number;
+  open: levelCountsSchema,
+  openTotal: int,
+  untreated: int,
+  preProcess: int,
   /** Alerts raised today and in the last 7 days (local days of `timeZone`). */
-  today: number;
-  last7Days: number;
+  today: int,
+  last7Days: int,
   /** Raised per local day over the last 7 days, oldest first. */
-  daily: { day: string; count: number }[];
+  daily: z.array(z.object({ day: z.string(), count: int })),
   /** The zone whose days these are: the request's timeZone, else the user's, else the server's TIME_ZONE. */
-  timeZone: string;
-}
+  timeZone: z.string(),
+});
+export type AlertCounts = z.output<typeof alertCountsSchema>;
 /** getCounts: timeZone (IANA name; default the user's zone, else TIME_ZONE). */
 export const alertCountsQuery = z.object({ timeZone: zOptText(64) });
 
 export const platformAndAlertQuery = z.object({ platformId: optInt(), regionCode: zOptText(20) });
 /** bigData/getPlatformAndAlert: sites with their open alert counts by level and their state. */
-export interface PlatformAlertRow {
-  platformId: number;
-  name: string;
-  type: string;
-  regionCode: string | null;
-  lon: number | null;
-  lat: number | null;
+export const platformAlertRowSchema = z.object({
+  platformId: int,
+  name: z.string(),
+  type: z.string(),
+  regionCode: nStr,
+  lon: nNum,
+  lat: nNum,
   /** normal, alert (open levels 1-2), alarm (open 3-4). */
-  state: 'normal' | 'alert' | 'alarm';
-  maxLevel: AlertLevel | null;
-  open: Record<'1' | '2' | '3' | '4', number>;
-  openTotal: number;
-  deviceCount: number;
-}
+  state: z.enum(['normal', 'alert', 'alarm']),
+  maxLevel: alertLevelSchema.nullable(),
+  open: levelCountsSchema,
+  openTotal: int,
+  deviceCount: int,
+});
+export type PlatformAlertRow = z.output<typeof platformAlertRowSchema>;
 
 export const alertReportQuery = z.object({
   platformId: optInt(),
@@ -636,18 +665,19 @@ export const alertReportQuery = z.object({
   /** Dates without an offset and the periods are local to this IANA zone (default the user's, else TIME_ZONE). */
   timeZone: zOptText(64),
 });
-export interface AlertReport {
-  from: string;
-  to: string;
-  period: AlertReportPeriod;
-  timeZone: string;
-  total: number;
-  byLevel: { level: AlertLevel; count: number }[];
-  byPlatform: { platformId: number; name: string; count: number; levels: Record<'1' | '2' | '3' | '4', number> }[];
-  byType: { valueType: string; count: number }[];
-  byStatus: { status: AlertStatus; count: number }[];
-  byPeriod: { period: string; count: number; levels: Record<'1' | '2' | '3' | '4', number> }[];
-}
+export const alertReportSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  period: z.enum(ALERT_REPORT_PERIODS),
+  timeZone: z.string(),
+  total: int,
+  byLevel: z.array(z.object({ level: alertLevelSchema, count: int })),
+  byPlatform: z.array(z.object({ platformId: int, name: z.string(), count: int, levels: levelCountsSchema })),
+  byType: z.array(z.object({ valueType: z.string(), count: int })),
+  byStatus: z.array(z.object({ status: z.enum(ALERT_STATUSES), count: int })),
+  byPeriod: z.array(z.object({ period: z.string(), count: int, levels: levelCountsSchema })),
+});
+export type AlertReport = z.output<typeof alertReportSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Events (socket and notifications)
@@ -725,6 +755,7 @@ export const alertsRoutes = routeTable({
     summary: 'Alert values of one device (by deviceName or deviceId): alertLevel, alertValue, alertValueType, showName',
     tags,
     query: alertValuesByDeviceQuery,
+    response: z.array(alertRuleRowSchema),
   },
   valuesList: {
     method: 'GET',
@@ -733,6 +764,7 @@ export const alertsRoutes = routeTable({
     summary: "Alert values in the caller's data scope, paged and filtered",
     tags,
     query: alertRuleListQuery,
+    response: zPage(alertRuleRowSchema),
   },
   valueAdd: {
     method: 'POST',
@@ -741,6 +773,7 @@ export const alertsRoutes = routeTable({
     summary: 'Add an alert value on a device quantity (spec §5 checks)',
     tags,
     body: alertRuleAddBody,
+    response: createdIdSchema,
   },
   valueEdit: {
     method: 'POST',
@@ -749,6 +782,7 @@ export const alertsRoutes = routeTable({
     summary: 'Edit an alert value',
     tags,
     body: alertRuleEditBody,
+    response: z.null(),
   },
   valueDelete: {
     method: 'POST',
@@ -757,6 +791,7 @@ export const alertsRoutes = routeTable({
     summary: 'Delete an alert value (its alerts stay)',
     tags,
     body: alertIdBody,
+    response: z.null(),
   },
   valueEnable: {
     method: 'POST',
@@ -765,6 +800,7 @@ export const alertsRoutes = routeTable({
     summary: 'Switch an alert value on (enabled=1) or off (enabled=0)',
     tags,
     body: alertRuleEnableBody,
+    response: z.null(),
   },
   valueTest: {
     method: 'POST',
@@ -773,6 +809,7 @@ export const alertsRoutes = routeTable({
     summary: 'Test an alert value (saved id or unsaved fields) against stored readings (default last 30 days)',
     tags,
     body: alertRuleTestBody,
+    response: alertRuleTestResultSchema,
   },
   criteriaList: {
     method: 'GET',
@@ -781,6 +818,7 @@ export const alertsRoutes = routeTable({
     summary: 'Alert criteria (name, type, description)',
     tags,
     query: alertCriterionListQuery,
+    response: z.array(alertCriterionRowSchema),
   },
   criteriaAdd: {
     method: 'POST',
@@ -789,6 +827,7 @@ export const alertsRoutes = routeTable({
     summary: 'Add an alert criterion',
     tags,
     body: alertCriterionAddBody,
+    response: createdIdSchema,
   },
   criteriaEdit: {
     method: 'POST',
@@ -797,6 +836,7 @@ export const alertsRoutes = routeTable({
     summary: 'Edit an alert criterion',
     tags,
     body: alertCriterionEditBody,
+    response: z.null(),
   },
   criteriaDelete: {
     method: 'POST',
@@ -805,6 +845,7 @@ export const alertsRoutes = routeTable({
     summary: 'Delete an alert criterion (rules keep working, unlinked)',
     tags,
     body: alertIdBody,
+    response: z.null(),
   },
   relationList: {
     method: 'GET',
@@ -813,6 +854,7 @@ export const alertsRoutes = routeTable({
     summary: "Multi-device rules in the caller's data scope",
     tags,
     query: alertRelationListQuery,
+    response: zPage(alertRelationRowSchema),
   },
   relationAdd: {
     method: 'POST',
@@ -821,6 +863,7 @@ export const alertsRoutes = routeTable({
     summary: 'Add a multi-device rule',
     tags,
     body: alertRelationAddBody,
+    response: createdIdSchema,
   },
   relationEdit: {
     method: 'POST',
@@ -829,6 +872,7 @@ export const alertsRoutes = routeTable({
     summary: 'Edit a multi-device rule',
     tags,
     body: alertRelationEditBody,
+    response: z.null(),
   },
   relationDelete: {
     method: 'POST',
@@ -837,6 +881,7 @@ export const alertsRoutes = routeTable({
     summary: 'Delete a multi-device rule',
     tags,
     body: alertIdBody,
+    response: z.null(),
   },
   byDevice: {
     method: 'GET',
@@ -845,6 +890,7 @@ export const alertsRoutes = routeTable({
     summary: 'Alerts of one device (by deviceName or deviceId), filtered, paged and sorted',
     tags,
     query: alertsByDeviceQuery,
+    response: zPage(alertRowSchema),
   },
   byPlatform: {
     method: 'GET',
@@ -853,6 +899,7 @@ export const alertsRoutes = routeTable({
     summary: "Alerts of one site (or every site in the caller's scope), filtered, paged and sorted",
     tags,
     query: alertsByPlatformQuery,
+    response: zPage(alertRowSchema),
   },
   detail: {
     method: 'GET',
@@ -861,6 +908,7 @@ export const alertsRoutes = routeTable({
     summary: 'One alert with its evidence, processing form, history and hits',
     tags,
     query: alertDetailQuery,
+    response: alertDetailSchema,
   },
   process: {
     method: 'POST',
@@ -869,6 +917,7 @@ export const alertsRoutes = routeTable({
     summary: 'Save the processing form (processed=0, pre-process) or finish it (processed=1, locked)',
     tags,
     body: processAlertBody,
+    response: z.object({ id: int, status: z.enum(ALERT_STATUSES) }),
   },
   counts: {
     method: 'GET',
@@ -877,6 +926,7 @@ export const alertsRoutes = routeTable({
     summary: "Alert counts for the home page and the big screen (caller's data scope)",
     tags,
     query: alertCountsQuery,
+    response: alertCountsSchema,
   },
   report: {
     method: 'GET',
@@ -885,6 +935,7 @@ export const alertsRoutes = routeTable({
     summary: 'Alert report: counts by level, site, type, status and period',
     tags,
     query: alertReportQuery,
+    response: alertReportSchema,
   },
   reportExport: {
     method: 'GET',
@@ -902,5 +953,6 @@ export const alertsRoutes = routeTable({
     summary: "Sites in the caller's scope with their open alert counts by level (filter platformId, regionCode)",
     tags,
     query: platformAndAlertQuery,
+    response: z.array(platformAlertRowSchema),
   },
 });

@@ -31,7 +31,7 @@ import { levelHex, levelTextHex } from './alertUi.tsx';
 import { useValueTypeText } from './valueTypes.ts';
 
 const DAY = 'YYYY-MM-DD';
-type Levels = Record<'1' | '2' | '3' | '4', number>;
+type Levels = AlertReport['byPeriod'][number]['levels'];
 
 /** Stacked bars by level (one series per level, in the level colours). */
 function stacked(categories: string[], rows: Levels[], name: (l: number) => string): EChartOption {

@@ -2,54 +2,30 @@ import {
   ALERT_RULE_SORT_FIELDS,
   ALERT_SORT_FIELDS,
   alertNotificationsRoutes,
+  alertRelationListQuery,
+  alertReportQuery,
+  alertRuleListQuery,
+  alertsByPlatformQuery,
   alertsRoutes,
   type AlertChannel,
-  type AlertCounts,
-  type AlertCriterionRow,
-  type AlertDeliveryRow,
-  type AlertDetail,
   type AlertDirection,
-  type AlertGroupRow,
-  type AlertKind,
-  type AlertRelationRow,
-  type AlertReport,
-  type AlertReportPeriod,
-  type AlertRow,
-  type AlertRuleRow,
-  type AlertRuleTestResult,
-  type AlertStatus,
   type AlertValueType,
   type FalseAlarmType,
-  type Page,
   type RelationMode,
   type WindowUnit,
 } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { call } from '../../shared/api.ts';
 import { getToken } from '../../shared/storage.ts';
 import { currentLanguage } from '../../shared/i18n.ts';
 import { blankToUndefined, change, picker } from '../../shared/query.ts';
-import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export { ALERT_SORT_FIELDS, ALERT_RULE_SORT_FIELDS };
 
-export interface AlertListParams extends PagedParams {
-  platformId?: number | undefined;
-  level?: number | undefined;
-  status?: AlertStatus | undefined;
-  kind?: AlertKind | undefined;
-  startTime?: string | undefined;
-  endTime?: string | undefined;
-  keyword?: string | undefined;
-}
-
-export interface RuleListParams extends PagedParams {
-  platformId?: number | undefined;
-  deviceId?: number | undefined;
-  level?: number | undefined;
-  valueType?: AlertValueType | undefined;
-  enabled?: boolean | undefined;
-  keyword?: string | undefined;
-}
+/** The alert list's parameters: the contract's query (paging, sort, site and filters). */
+export type AlertListParams = z.output<typeof alertsByPlatformQuery>;
+/** The alert value list's parameters. */
+export type RuleListParams = z.output<typeof alertRuleListQuery>;
 
 export const alertKeys = {
   all: ['alerts'] as const,
@@ -66,12 +42,12 @@ export const alertKeys = {
   groups: ['alerts', 'groupOptions'] as const,
 };
 
-export const fetchAlerts = (p: AlertListParams) => callUntyped<Page<AlertRow>>(alertsRoutes.byPlatform, { ...p });
-export const fetchAlertDetail = (id: number) => callUntyped<AlertDetail>(alertsRoutes.detail, { id }, picker);
+export const fetchAlerts = (p: AlertListParams) => call(alertsRoutes.byPlatform, { ...p });
+export const fetchAlertDetail = (id: number) => call(alertsRoutes.detail, { id }, picker);
 export const fetchDeliveries = (alertId: number) =>
-  callUntyped<AlertDeliveryRow[]>(alertNotificationsRoutes.deliveries, { alertId }, { ...picker, silent: true });
-export const retryDelivery = (id: number) => callUntyped<null>(alertNotificationsRoutes.deliveryRetry, { id }, change);
-export const fetchAlertCounts = () => callUntyped<AlertCounts>(alertsRoutes.counts, {}, { ...picker, silent: true });
+  call(alertNotificationsRoutes.deliveries, { alertId }, { ...picker, silent: true });
+export const retryDelivery = (id: number) => call(alertNotificationsRoutes.deliveryRetry, { id }, change);
+export const fetchAlertCounts = () => call(alertsRoutes.counts, {}, { ...picker, silent: true });
 
 export interface ProcessValues {
   suggestion?: string | undefined;
@@ -84,7 +60,7 @@ export interface ProcessValues {
 
 /** processed 0: save as pre-process (still editable); 1: finish (processed, locked). */
 export const processAlert = (id: number, processed: 0 | 1, v: ProcessValues) =>
-  callUntyped<{ id: number; status: AlertStatus }>(
+  call(
     alertsRoutes.process,
     {
       id,
@@ -102,14 +78,9 @@ export const processAlert = (id: number, processed: 0 | 1, v: ProcessValues) =>
 
 // ---- report ----
 
-export interface ReportParams {
-  platformId?: number | undefined;
-  startTime?: string | undefined;
-  endTime?: string | undefined;
-  period?: AlertReportPeriod | undefined;
-}
+export type ReportParams = z.output<typeof alertReportQuery>;
 
-export const fetchReport = (p: ReportParams) => callUntyped<AlertReport>(alertsRoutes.report, { ...p });
+export const fetchReport = (p: ReportParams) => call(alertsRoutes.report, { ...p });
 
 /**
  * Downloads the report workbook with the token and language headers, reporting progress (0-100, or -1 when the
@@ -197,27 +168,26 @@ function ruleFields(v: RuleFormValues) {
   };
 }
 
-export const fetchRules = (p: RuleListParams) => callUntyped<Page<AlertRuleRow>>(alertsRoutes.valuesList, { ...p });
-export const fetchRulesOfDevice = (deviceId: number) =>
-  callUntyped<AlertRuleRow[]>(alertsRoutes.valuesByDevice, { deviceId }, picker);
-export const addRule = (v: RuleFormValues) => callUntyped<{ id: number }>(alertsRoutes.valueAdd, ruleFields(v), change);
+export const fetchRules = (p: RuleListParams) => call(alertsRoutes.valuesList, { ...p });
+export const fetchRulesOfDevice = (deviceId: number) => call(alertsRoutes.valuesByDevice, { deviceId }, picker);
+export const addRule = (v: RuleFormValues) => call(alertsRoutes.valueAdd, ruleFields(v), change);
 export const editRule = (id: number, v: RuleFormValues) =>
-  callUntyped<null>(alertsRoutes.valueEdit, { id, ...ruleFields(v) }, change);
-export const deleteRule = (id: number) => callUntyped<null>(alertsRoutes.valueDelete, { id }, change);
+  call(alertsRoutes.valueEdit, { id, ...ruleFields(v) }, change);
+export const deleteRule = (id: number) => call(alertsRoutes.valueDelete, { id }, change);
 export const enableRule = (id: number, enabled: boolean) =>
-  callUntyped<null>(alertsRoutes.valueEnable, { id, enabled: enabled ? 1 : 0 }, change);
+  call(alertsRoutes.valueEnable, { id, enabled: enabled ? 1 : 0 }, change);
 export const testRule = (v: RuleFormValues & { id?: number | undefined }, days: number) =>
-  callUntyped<AlertRuleTestResult>(alertsRoutes.valueTest, { ...ruleFields(v), id: v.id, days }, change);
+  call(alertsRoutes.valueTest, { ...ruleFields(v), id: v.id, days }, change);
 
 // ---- criteria ----
 
 export const fetchCriteria = (keyword?: string) =>
-  callUntyped<AlertCriterionRow[]>(alertsRoutes.criteriaList, { keyword: blankToUndefined(keyword) }, picker);
+  call(alertsRoutes.criteriaList, { keyword: blankToUndefined(keyword) }, picker);
 export const saveCriterion = (v: { id?: number | undefined; name: string; type: string; description?: string }) =>
   v.id
-    ? callUntyped<null>(alertsRoutes.criteriaEdit, { ...v, description: blankToUndefined(v.description) }, change)
-    : callUntyped<{ id: number }>(alertsRoutes.criteriaAdd, { ...v, description: blankToUndefined(v.description) }, change);
-export const deleteCriterion = (id: number) => callUntyped<null>(alertsRoutes.criteriaDelete, { id }, change);
+    ? call(alertsRoutes.criteriaEdit, { ...v, id: v.id, description: blankToUndefined(v.description) }, change)
+    : call(alertsRoutes.criteriaAdd, { ...v, description: blankToUndefined(v.description) }, change);
+export const deleteCriterion = (id: number) => call(alertsRoutes.criteriaDelete, { id }, change);
 
 // ---- multi-device rules ----
 
@@ -255,17 +225,15 @@ function relationFields(v: RelationFormValues) {
   };
 }
 
-export const fetchRelations = (p: PagedParams & { platformId?: number | undefined; keyword?: string | undefined }) =>
-  callUntyped<Page<AlertRelationRow>>(alertsRoutes.relationList, { ...p });
-export const addRelation = (v: RelationFormValues) =>
-  callUntyped<{ id: number }>(alertsRoutes.relationAdd, relationFields(v), change);
+export const fetchRelations = (p: z.output<typeof alertRelationListQuery>) => call(alertsRoutes.relationList, { ...p });
+export const addRelation = (v: RelationFormValues) => call(alertsRoutes.relationAdd, relationFields(v), change);
 export const editRelation = (id: number, v: RelationFormValues) =>
-  callUntyped<null>(alertsRoutes.relationEdit, { id, ...relationFields(v) }, change);
-export const deleteRelation = (id: number) => callUntyped<null>(alertsRoutes.relationDelete, { id }, change);
+  call(alertsRoutes.relationEdit, { id, ...relationFields(v) }, change);
+export const deleteRelation = (id: number) => call(alertsRoutes.relationDelete, { id }, change);
 
 /** Contact groups for pickers (the rule forms' "contact group"). */
 export const fetchGroupOptions = () =>
-  callUntyped<Page<AlertGroupRow>>(
+  call(
     alertNotificationsRoutes.groupList,
     { pageNum: 1, pageSize: 500 },
     {
