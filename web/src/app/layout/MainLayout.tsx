@@ -95,9 +95,18 @@ export function MainLayout(): ReactElement {
     if (active) visit(active, pathname, location.search);
   }, [active, pathname, location.search, visit]);
 
-  // The active view is shown at once, even before the tab list has taken it in.
+  // The active view is shown at once, with the address as it is now, even before the tab list has taken it in (a
+  // list writing its page or filters to the address sees them at once, not one render later).
   const views: VisitedView[] = useMemo(() => {
-    if (!active || tabs.views.some((v) => v.path === pathname)) return tabs.views;
+    if (!active) return tabs.views;
+    const i = tabs.views.findIndex((v) => v.path === pathname);
+    const current = tabs.views[i];
+    if (current) {
+      if (current.search === location.search && current.mounted) return tabs.views;
+      const next = [...tabs.views];
+      next[i] = { ...current, search: location.search, mounted: true };
+      return next;
+    }
     return [
       ...tabs.views,
       {

@@ -7,7 +7,9 @@ import { ViewBoundary } from './ViewBoundary.tsx';
 
 /**
  * Renders the open views. Cached views stay mounted but hidden (React Activity: state kept, effects
- * paused) so returning to a tab shows it as it was; views marked noCache live only while active.
+ * paused) so returning to a tab shows it as it was; views marked noCache live only while active. At most
+ * MAX_LIVE_VIEWS stay mounted (visited-views.ts unmounts the least recently used): a tab whose view left renders
+ * afresh from its address when opened.
  * Each view sees its own location (useLocation/useParams) even while hidden.
  */
 export function ViewHost({
