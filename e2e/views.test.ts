@@ -266,6 +266,9 @@ describe('views that come and go', () => {
     await expect.poll(() => tabPaths(page)).toEqual(['/home']);
     await menuScreens(page);
     await openFromMenu(page, '/system/role');
+    // A tab keeps the query of its address (where a list keeps its page, sort and filters).
+    await page.evaluate(() => (location.hash = '#/system/role?probe=kept'));
+    await page.waitForURL(/probe=kept/);
     await openFromMenu(page, '/system/user');
     await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/role', '/system/user']);
     const stored = await page.evaluate(() =>
@@ -275,6 +278,12 @@ describe('views that come and go', () => {
     await page.reload();
     await settle(page, '/system/user');
     await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/role', '/system/user']);
+    await page.locator('[data-testid="tab-/system/role"]').click();
+    await page.waitForURL((u) => hashPath(u.toString()) === '/system/role');
+    expect(new URL(page.url()).hash).toContain('probe=kept');
+    await settle(page, '/system/role');
+    await page.locator('[data-testid="tab-/system/user"]').click();
+    await page.waitForURL((u) => hashPath(u.toString()) === '/system/user');
 
     // The roles screen is taken from the viewer's role: after a refresh its tab is gone, the others stay.
     await setKeys(await apiLogin(server.url, 'admin', ADMIN_PASSWORD), ['index', 'system:user']);
