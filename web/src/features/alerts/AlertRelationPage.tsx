@@ -29,11 +29,13 @@ import {
   ALERT_VALUE_TYPES,
   RELATION_MODES,
   WINDOW_UNITS,
+  alertRelationListQuery,
   type AlertRelationRow,
 } from '@geosentry/contract';
+import type { z } from 'zod';
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable, type PagedParams } from '../../shared/table/serverTable.ts';
+import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
 import { nn, retryUnlessCancelled } from '../../shared/query.ts';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
@@ -49,7 +51,7 @@ import {
 import { fmtNum, levelHex, levelInk } from './alertUi.tsx';
 import { useValueTypeText } from './valueTypes.ts';
 
-type Params = PagedParams & { platformId?: number | undefined; keyword?: string | undefined };
+type Params = z.output<typeof alertRelationListQuery>;
 type Values = Omit<RelationFormValues, 'levels'> & { platformId?: number; levelValues: Record<string, string> };
 
 function RelationDrawer({

@@ -3,16 +3,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Table, Tooltip, message } from 'antd';
 import { PlusOutlined, ProfileOutlined, ReloadOutlined } from '@ant-design/icons';
-import type { AlertCriterionRow } from '@geosentry/contract';
+import type { z } from 'zod';
+import type { AlertCriterionRow, alertCriterionAddBody } from '@geosentry/contract';
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { alertKeys, deleteCriterion, fetchCriteria, saveCriterion } from './alertsApi.ts';
 import { fmtTime } from './alertUi.tsx';
 
-interface Values {
-  name: string;
-  type: string;
-  description?: string;
-}
+type Values = z.output<typeof alertCriterionAddBody>;
 
 /** Alert criteria (name, type, description): the documented basis a rule refers to. */
 export default function CriteriaPage() {

@@ -1,6 +1,7 @@
 import {
   ALERT_RULE_SORT_FIELDS,
   ALERT_SORT_FIELDS,
+  alertCriterionAddBody,
   alertNotificationsRoutes,
   alertRelationListQuery,
   alertReportQuery,
@@ -183,7 +184,7 @@ export const testRule = (v: RuleFormValues & { id?: number | undefined }, days: 
 
 export const fetchCriteria = (keyword?: string) =>
   call(alertsRoutes.criteriaList, { keyword: blankToUndefined(keyword) }, picker);
-export const saveCriterion = (v: { id?: number | undefined; name: string; type: string; description?: string }) =>
+export const saveCriterion = (v: z.output<typeof alertCriterionAddBody> & { id?: number | undefined }) =>
   v.id
     ? call(alertsRoutes.criteriaEdit, { ...v, id: v.id, description: blankToUndefined(v.description) }, change)
     : call(alertsRoutes.criteriaAdd, { ...v, description: blankToUndefined(v.description) }, change);
