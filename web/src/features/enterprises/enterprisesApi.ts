@@ -2,6 +2,7 @@ import {
   ENTERPRISE_SORT_FIELDS,
   GENERAL_ENTERPRISE_TYPES,
   PLATFORM_TYPES,
+  enterpriseAddBody,
   enterpriseListQuery,
   enterpriseVariantOf,
   enterprisesRoutes,
@@ -19,13 +20,10 @@ export type EnterpriseSortField = (typeof ENTERPRISE_SORT_FIELDS)[number];
 /** The list's query as the page holds it (the contract's, with paging given). */
 export type EnterpriseListParams = z.output<typeof enterpriseListQuery>;
 
-export interface EnterpriseFormValues {
-  name: string;
-  code?: string | undefined;
-  description?: string | undefined;
+/** The enterprise form's values: the contract's body, a cleared higher-group picker giving null. */
+export type EnterpriseFormValues = Omit<z.output<typeof enterpriseAddBody>, 'parentId'> & {
   parentId?: number | null | undefined;
-  address?: string | undefined;
-}
+};
 
 /** The site kinds whose sites each variant's enterprises own. */
 export const VARIANT_KINDS: Record<EnterpriseVariant, readonly PlatformType[]> = {

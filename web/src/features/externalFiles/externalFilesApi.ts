@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   EXTERNAL_FILE_SORT_FIELDS,
+  externalFileAddBody,
   externalFileListQuery,
   externalFilesRoutes,
   type ExternalFileRow,
@@ -13,11 +14,8 @@ export { EXTERNAL_FILE_SORT_FIELDS };
 /** The list's query as the page holds it (the contract's, with paging given). */
 export type ExternalFileListParams = z.output<typeof externalFileListQuery>;
 
-export interface ExternalFileFormValues {
-  name: string;
-  url: string;
-  description?: string;
-}
+/** The link form's values (the role stays the one the link is listed under). */
+export type ExternalFileFormValues = Omit<z.output<typeof externalFileAddBody>, 'roleId'>;
 
 export const externalFileKeys = {
   all: ['external-files'] as const,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { PERSON_SORT_FIELDS, personListQuery, personsRoutes, rolesRoutes } from '@geosentry/contract';
+import { PERSON_SORT_FIELDS, personAddBody, personListQuery, personsRoutes, rolesRoutes } from '@geosentry/contract';
 import { call } from '../../shared/api.ts';
 import { blankToUndefined, change, picker } from '../../shared/query.ts';
 
@@ -8,16 +8,11 @@ export { PERSON_SORT_FIELDS };
 /** The list's query as the page holds it (the contract's, with paging given). */
 export type PersonListParams = z.output<typeof personListQuery>;
 
-export interface PersonFormValues {
-  name: string;
-  phone: string;
-  title?: string;
-  company?: string;
-  companyAddress?: string;
-  email?: string;
+/** The person form's values: the contract's body, a cleared role picker giving null and the sites optional. */
+export type PersonFormValues = Omit<z.output<typeof personAddBody>, 'roleId' | 'platformIds'> & {
   roleId?: number | null;
   platformIds?: number[];
-}
+};
 
 export const personKeys = {
   all: ['persons'] as const,

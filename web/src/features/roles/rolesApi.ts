@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { roleListQuery, rolesRoutes } from '@geosentry/contract';
+import { roleAddBody, roleListQuery, rolesRoutes } from '@geosentry/contract';
 import { call } from '../../shared/api.ts';
 
 export const ROLE_SORT_FIELDS = ['name', 'code', 'createdAt', 'userCount'] as const;
@@ -8,13 +8,8 @@ export type RoleSortField = (typeof ROLE_SORT_FIELDS)[number];
 /** The list's query as the page holds it (the contract's, with paging given). */
 export type RoleListParams = z.output<typeof roleListQuery>;
 
-export interface RoleFormValues {
-  name: string;
-  code: string;
-  description?: string;
-  parentId?: number | null;
-  roleFileId?: string;
-}
+/** The role form's values: the contract's body, a cleared parent picker giving null. */
+export type RoleFormValues = Omit<z.output<typeof roleAddBody>, 'parentId'> & { parentId?: number | null };
 
 export const roleKeys = {
   all: ['roles'] as const,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { platformsRoutes, rolesRoutes, userListQuery, usersRoutes } from '@geosentry/contract';
+import { platformsRoutes, rolesRoutes, userAddBody, userListQuery, usersRoutes } from '@geosentry/contract';
 import { call, isCancel } from '../../shared/api.ts';
 
 export const USER_SORT_FIELDS = ['account', 'name', 'createdAt', 'lastLoginAt', 'roleName', 'enabled'] as const;
@@ -8,17 +8,12 @@ export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 /** The list's query as the page holds it (the contract's, with paging given). */
 export type UserListParams = z.output<typeof userListQuery>;
 
-export interface UserFormValues {
+/** The user form's values: the contract's add body, account and password only when adding. */
+export type UserFormValues = Omit<z.output<typeof userAddBody>, 'account' | 'password' | 'platformIds'> & {
   account?: string;
   password?: string;
-  name: string;
-  roleId: number;
-  phone?: string;
-  email?: string;
-  area?: string;
-  scopeAll: boolean;
   platformIds?: number[];
-}
+};
 
 export const userKeys = {
   all: ['users'] as const,
