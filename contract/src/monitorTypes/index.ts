@@ -1,6 +1,6 @@
 // The monitorTypes feature's contract: the monitor type catalogue, modules per site, multi-module statistics.
 import { z } from 'zod';
-import { pageQuery, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
 import { LOGIN, perm, routeTable } from '../api/routes.ts';
 import { optInt } from '../devices/fields.ts';
 import { isMonitorTypeId, type MonitorType } from './catalogue.ts';
@@ -20,10 +20,20 @@ export const bindModulesBody = z.object({
 });
 export const unbindModuleBody = z.object({ platformId: zInt(), moduleId: monitorTypeId() });
 
+const labelsSchema = z.object({ en: z.string(), zh: z.string(), ko: z.string() });
+/** A monitor type of the catalogue as answered (the shape of MonitorType). */
+export const monitorTypeSchema = z.object({
+  moduleId: z.number().int(),
+  code: z.string(),
+  label: labelsSchema,
+  quantities: z
+    .array(z.object({ key: z.string(), label: labelsSchema, unit: z.string(), accumulated: z.boolean().optional() }))
+    .readonly(),
+}) satisfies z.ZodType<MonitorType>;
+
 /** A monitor type bound to a site, with how many of the site's devices are of that type. */
-export interface PlatformModule extends MonitorType {
-  deviceCount: number;
-}
+export const platformModuleSchema = monitorTypeSchema.extend({ deviceCount: z.number().int() });
+export type PlatformModule = z.output<typeof platformModuleSchema>;
 
 /** How a multi-module statistic combines the values of its devices. */
 export const MULTI_STATISTICS_TYPES = ['compare', 'sum', 'avg', 'max', 'min', 'difference'] as const;
@@ -46,17 +56,20 @@ export const multiStatisticSidQuery = z.object({ sid: zInt() });
 export const multiStatisticListQuery = pageQuery().extend({ platformId: optInt(), keyword: zOptText(100) });
 export const multiStatisticNameQuery = z.object({ platformId: optInt() });
 
-export interface MultiStatisticRow {
-  sid: number;
-  platformId: number;
-  platformName: string;
-  multiName: string;
-  multiStatisticsType: MultiStatisticsType;
-  moduleId: number | null;
-  quantity: string | null;
-  devices: { deviceId: number; deviceName: string; number: string; moduleId: number }[];
-  createdAt: string;
-}
+export const multiStatisticRowSchema = z.object({
+  sid: z.number().int(),
+  platformId: z.number().int(),
+  platformName: z.string(),
+  multiName: z.string(),
+  multiStatisticsType: z.enum(MULTI_STATISTICS_TYPES),
+  moduleId: z.number().int().nullable(),
+  quantity: z.string().nullable(),
+  devices: z.array(
+    z.object({ deviceId: z.number().int(), deviceName: z.string(), number: z.string(), moduleId: z.number().int() }),
+  ),
+  createdAt: z.string(),
+});
+export type MultiStatisticRow = z.output<typeof multiStatisticRowSchema>;
 
 const tags = ['monitorTypes'];
 const M = '/api/v2/data/module';
@@ -67,6 +80,7 @@ export const monitorTypesRoutes = routeTable({
     permission: LOGIN,
     summary: 'The monitor type catalogue (module ids 1 to 37) with quantities and units',
     tags,
+    response: z.array(monitorTypeSchema).readonly(),
   },
   getModules: {
     method: 'GET',
@@ -75,6 +89,7 @@ export const monitorTypesRoutes = routeTable({
     summary: "Monitor types of one site in the caller's data scope, with device counts",
     tags,
     query: modulesOfPlatformQuery,
+    response: z.array(platformModuleSchema),
   },
   bindModules: {
     method: 'POST',
@@ -83,6 +98,7 @@ export const monitorTypesRoutes = routeTable({
     summary: 'Bind monitor types to a site (moduleId: one id or a list)',
     tags,
     body: bindModulesBody,
+    response: z.null(),
   },
   unbindModule: {
     method: 'POST',
@@ -91,6 +107,7 @@ export const monitorTypesRoutes = routeTable({
     summary: 'Remove a monitor type from a site (refused while the site has devices of that type)',
     tags,
     body: unbindModuleBody,
+    response: z.null(),
   },
 });
 
@@ -103,6 +120,7 @@ export const multiStatisticsRoutes = routeTable({
     summary: "Multi-module statistics in the caller's data scope, paged",
     tags,
     query: multiStatisticListQuery,
+    response: zPage(multiStatisticRowSchema),
   },
   names: {
     method: 'GET',
@@ -111,6 +129,7 @@ export const multiStatisticsRoutes = routeTable({
     summary: 'Names and sids of multi-module statistics (for pickers)',
     tags,
     query: multiStatisticNameQuery,
+    response: z.array(z.object({ sid: z.number().int(), multiName: z.string(), platformId: z.number().int() })),
   },
   get: {
     method: 'GET',
@@ -119,6 +138,7 @@ export const multiStatisticsRoutes = routeTable({
     summary: 'One multi-module statistic with its devices',
     tags,
     query: multiStatisticSidQuery,
+    response: multiStatisticRowSchema,
   },
   add: {
     method: 'POST',
@@ -127,6 +147,7 @@ export const multiStatisticsRoutes = routeTable({
     summary: 'Create a multi-module statistic from devices of one site',
     tags,
     body: multiStatisticAddBody,
+    response: z.object({ sid: z.number().int() }),
   },
   edit: {
     method: 'POST',
@@ -135,6 +156,7 @@ export const multiStatisticsRoutes = routeTable({
     summary: 'Edit a multi-module statistic',
     tags,
     body: multiStatisticEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -143,5 +165,6 @@ export const multiStatisticsRoutes = routeTable({
     summary: 'Delete a multi-module statistic',
     tags,
     body: multiStatisticSidBody,
+    response: z.null(),
   },
 });

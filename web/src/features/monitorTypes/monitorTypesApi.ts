@@ -1,5 +1,5 @@
-import { monitorTypesRoutes, type PlatformModule } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import { monitorTypesRoutes } from '@geosentry/contract';
+import { call } from '../../shared/api.ts';
 import { change } from '../../shared/query.ts';
 
 export const moduleKeys = {
@@ -7,9 +7,8 @@ export const moduleKeys = {
   of: (platformId: number) => ['site-modules', platformId] as const,
 };
 
-export const fetchSiteModules = (platformId: number) =>
-  callUntyped<PlatformModule[]>(monitorTypesRoutes.getModules, { platformId });
+export const fetchSiteModules = (platformId: number) => call(monitorTypesRoutes.getModules, { platformId });
 export const bindModules = (platformId: number, moduleIds: number[]) =>
-  callUntyped<null>(monitorTypesRoutes.bindModules, { platformId, moduleId: moduleIds.join(',') }, change);
+  call(monitorTypesRoutes.bindModules, { platformId, moduleId: moduleIds.join(',') }, change);
 export const unbindModule = (platformId: number, moduleId: number) =>
-  callUntyped<null>(monitorTypesRoutes.unbindModule, { platformId, moduleId }, change);
+  call(monitorTypesRoutes.unbindModule, { platformId, moduleId }, change);
