@@ -104,45 +104,50 @@ export const templateRenameFieldBody = z.object({
   newField: templateFieldNameSchema,
 });
 
-export interface TemplateField {
-  name: string;
-  kind: TemplateFieldKind;
-  sort: number;
-}
+export const templateFieldSchema = z.object({
+  name: z.string(),
+  kind: z.enum(TEMPLATE_FIELD_KINDS),
+  sort: z.number().int(),
+});
+export type TemplateField = z.output<typeof templateFieldSchema>;
 
-export interface TemplateRow {
-  menuId: number;
-  menuCode: string | null;
-  menuName: string;
-  menuContext: string | null;
-  directoryName: string;
-  fields: TemplateField[];
+export const templateRowSchema = z.object({
+  menuId: z.number().int(),
+  menuCode: z.string().nullable(),
+  menuName: z.string(),
+  menuContext: z.string().nullable(),
+  directoryName: z.string(),
+  fields: z.array(templateFieldSchema),
   /** How many owners the template is bound to (all owners, whatever the caller's scope). */
-  ownerCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+  ownerCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TemplateRow = z.output<typeof templateRowSchema>;
 
-export interface TemplateOwnerRow {
-  owner: string;
+export const templateOwnerRowSchema = z.object({
+  owner: z.string(),
   /** The site the owner belongs to (platform:<id>, section:<id>), or null. */
-  platformId: number | null;
-  boundAt: string;
-}
+  platformId: z.number().int().nullable(),
+  boundAt: z.string(),
+});
+export type TemplateOwnerRow = z.output<typeof templateOwnerRowSchema>;
 
 /** A value of a file or image field: stored as {file_id}; answered with the file's name, type and URL when visible. */
-export interface TemplateFileRef {
-  file_id: string;
-  name?: string;
-  mime?: string;
-  url?: string;
-}
+export const templateFileRefSchema = z.object({
+  file_id: z.string(),
+  name: z.string().optional(),
+  mime: z.string().optional(),
+  url: z.string().optional(),
+});
+export type TemplateFileRef = z.output<typeof templateFileRefSchema>;
 
 /** getDataByOwner: each template bound to the owner, with its fields and the owner's values. */
-export interface TemplateOwnerData extends TemplateRow {
-  owner: string;
-  data: Record<string, string | TemplateFileRef[]>;
-}
+export const templateOwnerDataSchema = templateRowSchema.extend({
+  owner: z.string(),
+  data: z.record(z.string(), z.union([z.string(), z.array(templateFileRefSchema)])),
+});
+export type TemplateOwnerData = z.output<typeof templateOwnerDataSchema>;
 
 const tags = ['templates'];
 const T = '/api/v2/data/information/template';
@@ -154,6 +159,7 @@ export const templatesRoutes = routeTable({
     permission: P,
     summary: 'Every information template with its fields',
     tags,
+    response: z.array(templateRowSchema),
   },
   getUnbind: {
     method: 'GET',
@@ -161,6 +167,7 @@ export const templatesRoutes = routeTable({
     permission: P,
     summary: 'Templates not bound to any owner',
     tags,
+    response: z.array(templateRowSchema),
   },
   getOwnerByMenuId: {
     method: 'GET',
@@ -169,6 +176,7 @@ export const templatesRoutes = routeTable({
     summary: "The owners a template is bound to (site owners outside the caller's scope left out)",
     tags,
     query: templateIdQuery,
+    response: z.array(templateOwnerRowSchema),
   },
   getDataByOwner: {
     method: 'GET',
@@ -177,6 +185,7 @@ export const templatesRoutes = routeTable({
     summary: 'The templates bound to an owner, with their fields and the values of that owner',
     tags,
     query: templateOwnerQuery,
+    response: z.array(templateOwnerDataSchema),
   },
   addMenu: {
     method: 'POST',
@@ -185,6 +194,7 @@ export const templatesRoutes = routeTable({
     summary: 'Add a template (menuName and directoryName required; fields as a JSON array)',
     tags,
     body: templateAddBody,
+    response: z.object({ menuId: z.number().int() }),
   },
   updateMenu: {
     method: 'POST',
@@ -193,6 +203,7 @@ export const templatesRoutes = routeTable({
     summary: 'Edit a template; a given field list replaces the fields (values of removed fields are deleted)',
     tags,
     body: templateEditBody,
+    response: z.null(),
   },
   deleteMenu: {
     method: 'POST',
@@ -201,6 +212,7 @@ export const templatesRoutes = routeTable({
     summary: 'Delete a template that is bound to no owner',
     tags,
     body: templateIdBody,
+    response: z.null(),
   },
   bind: {
     method: 'POST',
@@ -209,6 +221,7 @@ export const templatesRoutes = routeTable({
     summary: 'Bind a template to an owner (platform:<id>, section:<id> or another identifier)',
     tags,
     body: templateBindBody,
+    response: z.null(),
   },
   unbind: {
     method: 'POST',
@@ -217,6 +230,7 @@ export const templatesRoutes = routeTable({
     summary: "Unbind a template from an owner; the owner's values of that template are deleted",
     tags,
     body: templateBindBody,
+    response: z.null(),
   },
   updateArray: {
     method: 'POST',
@@ -225,6 +239,7 @@ export const templatesRoutes = routeTable({
     summary: 'Set a file or image field of an owner: a JSON array of file ids',
     tags,
     body: templateUpdateArrayBody,
+    response: z.null(),
   },
   updateObject: {
     method: 'POST',
@@ -233,6 +248,7 @@ export const templatesRoutes = routeTable({
     summary: 'Set several fields of an owner at once: data is a JSON object {field: value}, null clears',
     tags,
     body: templateUpdateObjectBody,
+    response: z.null(),
   },
   deleteField: {
     method: 'POST',
@@ -241,6 +257,7 @@ export const templatesRoutes = routeTable({
     summary: 'Delete a field of a template, with its values for every owner',
     tags,
     body: templateDeleteFieldBody,
+    response: z.null(),
   },
   renameField: {
     method: 'POST',
@@ -249,5 +266,6 @@ export const templatesRoutes = routeTable({
     summary: 'Rename a field of a template; the values follow',
     tags,
     body: templateRenameFieldBody,
+    response: z.null(),
   },
 });

@@ -4,11 +4,8 @@ import {
   templatesRoutes,
   type PlatformType,
   type TemplateFieldKind,
-  type TemplateOwnerData,
-  type TemplateOwnerRow,
-  type TemplateRow,
 } from '@geosentry/contract';
-import { callAt, callUntyped, isCancel } from '../../shared/api.ts';
+import { call, callAt, isCancel } from '../../shared/api.ts';
 import { hasPermission } from '../../shared/session.ts';
 
 export const templateKeys = {
@@ -39,11 +36,9 @@ export interface TemplateDraft {
 
 const change = { keepEarlier: true } as const;
 
-export const fetchTemplates = () => callUntyped<TemplateRow[]>(templatesRoutes.getMenuList);
-export const fetchOwners = (menuId: number) =>
-  callUntyped<TemplateOwnerRow[]>(templatesRoutes.getOwnerByMenuId, { menuId });
-export const fetchOwnerData = (owner: string) =>
-  callUntyped<TemplateOwnerData[]>(templatesRoutes.getDataByOwner, { owner }, { keepEarlier: true });
+export const fetchTemplates = () => call(templatesRoutes.getMenuList);
+export const fetchOwners = (menuId: number) => call(templatesRoutes.getOwnerByMenuId, { menuId });
+export const fetchOwnerData = (owner: string) => call(templatesRoutes.getDataByOwner, { owner }, { keepEarlier: true });
 
 const fieldsJson = (fields: FieldDraft[] | undefined) =>
   JSON.stringify((fields ?? []).map((f, i) => ({ name: f.name.trim(), kind: f.kind, sort: f.sort ?? (i + 1) * 10 })));
@@ -55,21 +50,18 @@ const body = (d: TemplateDraft) => ({
   fields: fieldsJson(d.fields),
 });
 
-export const addTemplate = (d: TemplateDraft) =>
-  callUntyped<{ menuId: number }>(templatesRoutes.addMenu, body(d), change);
+export const addTemplate = (d: TemplateDraft) => call(templatesRoutes.addMenu, body(d), change);
 export const editTemplate = (menuId: number, d: TemplateDraft) =>
-  callUntyped<null>(templatesRoutes.updateMenu, { menuId, ...body(d) }, change);
-export const deleteTemplate = (menuId: number) => callUntyped<null>(templatesRoutes.deleteMenu, { menuId }, change);
-export const bindTemplate = (menuId: number, owner: string) =>
-  callUntyped<null>(templatesRoutes.bind, { menuId, owner }, change);
+  call(templatesRoutes.updateMenu, { menuId, ...body(d) }, change);
+export const deleteTemplate = (menuId: number) => call(templatesRoutes.deleteMenu, { menuId }, change);
+export const bindTemplate = (menuId: number, owner: string) => call(templatesRoutes.bind, { menuId, owner }, change);
 export const unbindTemplate = (menuId: number, owner: string) =>
-  callUntyped<null>(templatesRoutes.unbind, { menuId, owner }, change);
+  call(templatesRoutes.unbind, { menuId, owner }, change);
 export const saveValues = (menuId: number, owner: string, data: Record<string, unknown>) =>
-  callUntyped<null>(templatesRoutes.updateObject, { menuId, owner, data: JSON.stringify(data) }, change);
+  call(templatesRoutes.updateObject, { menuId, owner, data: JSON.stringify(data) }, change);
 export const renameField = (menuId: number, oldField: string, newField: string) =>
-  callUntyped<null>(templatesRoutes.renameField, { menuId, oldField, newField }, change);
-export const deleteField = (menuId: number, key: string) =>
-  callUntyped<null>(templatesRoutes.deleteField, { menuId, key }, change);
+  call(templatesRoutes.renameField, { menuId, oldField, newField }, change);
+export const deleteField = (menuId: number, key: string) => call(templatesRoutes.deleteField, { menuId, key }, change);
 
 /** The site kinds whose lists the signed-in user may read (information:platform:<kind>; super admin: all). */
 export const readableKinds = (): PlatformType[] =>
