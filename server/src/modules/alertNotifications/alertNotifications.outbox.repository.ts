@@ -3,7 +3,7 @@ import type { AlertChannel, AlertDeliveryRow, Language, NotificationState, PerLa
 import type { Db } from '../../platform/db/db.ts';
 import type { DataScope } from '../../platform/auth/access.ts';
 import { ids, type Exec } from '../../platform/db/sql.ts';
-import { iso, isoOrNull, isDbId } from '../devices/common.ts';
+import { iso, isoOrNull, isDbId } from '../../platform/db/sql.ts';
 import { texts } from './alertNotifications.templates.repository.ts';
 
 /** SQL of the notification path: recipients and facts of alert events, the outbox, deliveries and reminders. */

@@ -3,7 +3,7 @@ import type { AlertContactRow, AlertGroupRow, Language } from '@geosentry/contra
 import type { Db } from '../../platform/db/db.ts';
 import type { DataScope } from '../../platform/auth/access.ts';
 import { ids, type Paging } from '../../platform/db/sql.ts';
-import { iso, isDbId, likePattern, orderBy } from '../devices/common.ts';
+import { iso, isDbId, likePattern, orderBy } from '../../platform/db/sql.ts';
 
 /** SQL of the notification contacts and contact groups. */
 

@@ -3,7 +3,7 @@ import type { AlertLevelRow, AlertTemplateRow, PerLanguageText } from '@geosentr
 import { ALERT_LEVEL_COLOURS } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import type { Exec, Paging } from '../../platform/db/sql.ts';
-import { iso, isDbId, likePattern, orderBy } from '../devices/common.ts';
+import { iso, isDbId, likePattern, orderBy } from '../../platform/db/sql.ts';
 
 /** SQL of the notification templates and the colour levels. */
 

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { json } from '../../platform/db/sql.ts';
-import { isoOrNull } from '../devices/common.ts';
+import { isoOrNull } from '../../platform/db/sql.ts';
 
 /** SQL of the evaluation hot path: devices and readings to evaluate, alert writes in the engine's transaction. */
 

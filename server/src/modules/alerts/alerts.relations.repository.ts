@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 import { json } from '../../platform/db/sql.ts';
-import { isDbId, iso, likePattern } from '../devices/common.ts';
+import { isDbId, iso, likePattern } from '../../platform/db/sql.ts';
 
 /** SQL of the multi-device rules (relations). */
 

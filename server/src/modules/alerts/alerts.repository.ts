@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/db.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 import { json, scopeSql } from '../../platform/db/sql.ts';
-import { isDbId, iso, isoOrNull, likePattern, orderBy } from '../devices/common.ts';
+import { isDbId, iso, isoOrNull, likePattern, orderBy } from '../../platform/db/sql.ts';
 import { inRegionSubtree } from '../regions/regions.repository.ts';
 
 /** SQL of the alerts themselves: lists, detail, the handling workflow, counts and the report. */

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
-import { isDbId, iso, likePattern, orderBy } from '../devices/common.ts';
+import { isDbId, iso, likePattern, orderBy } from '../../platform/db/sql.ts';
 
 /** SQL of the alert rules and their administration: rules (alert values), criteria, the devices they watch. */
 

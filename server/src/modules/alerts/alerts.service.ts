@@ -28,8 +28,8 @@ import type { Database } from '../../platform/db/schema.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { translate, type MessageKey } from '../../platform/http/messages.ts';
-import { neutralise as neutral } from '../devices/tableFile.ts';
-import { requestTimeZone } from '../moduleData/timeZone.ts';
+import { writeWorkbook, type SheetRow } from '../../platform/files/spreadsheet.ts';
+import { requestTimeZone } from '../../platform/timeZone.ts';
 import { DAY, range, showNameOf } from './alerts.common.ts';
 import * as rulesRepo from './alerts.rules.repository.ts';
 import * as evalRepo from './alerts.engine.repository.ts';
@@ -396,47 +396,47 @@ export class AlertsService {
       to: new Date(rep.to),
     });
     const t = (k: MessageKey) => translate(lang, k);
-    const ExcelJS = (await import('exceljs')).default;
-    const wb = new ExcelJS.Workbook();
-    const sum = wb.addWorksheet(t('alertReportSummary'));
-    sum.addRow([t('alertReportFrom'), rep.from, t('alertReportTo'), rep.to]);
-    sum.addRow([t('alertReportTotal'), rep.total]);
-    sum.addRow([]);
-    sum.addRow([t('alertReportLevel'), t('alertReportCount')]).font = { bold: true };
-    for (const l of rep.byLevel) sum.addRow([`${l.level} ${ALERT_LEVEL_COLOURS[l.level].name}`, l.count]);
-    sum.addRow([]);
-    sum.addRow([t('alertReportSite'), t('alertReportCount'), '1', '2', '3', '4']).font = { bold: true };
-    for (const p of rep.byPlatform)
-      sum.addRow([neutral(p.name), p.count, p.levels[1], p.levels[2], p.levels[3], p.levels[4]]);
-    sum.addRow([]);
-    sum.addRow([t('alertReportType'), t('alertReportCount')]).font = { bold: true };
-    for (const x of rep.byType) sum.addRow([x.valueType, x.count]);
-    sum.addRow([]);
-    sum.addRow([t('alertReportPeriod'), t('alertReportCount'), '1', '2', '3', '4']).font = { bold: true };
-    for (const p of rep.byPeriod) sum.addRow([p.period, p.count, p.levels[1], p.levels[2], p.levels[3], p.levels[4]]);
-    const ws = wb.addWorksheet(t('alertReportAlerts'));
-    ws.addRow([
-      'id',
-      t('alertReportSite'),
-      t('alertReportDevice'),
-      t('alertReportQuantity'),
-      t('alertReportLevel'),
-      t('alertReportType'),
-      t('alertReportStatus'),
-      t('alertReportValue'),
-      t('alertReportThreshold'),
-      t('alertReportCount'),
-      t('alertReportFirstAt'),
-      t('alertReportLastAt'),
-      t('alertReportProcessedBy'),
-    ]).font = { bold: true };
+    const bold = (cells: SheetRow['cells']): SheetRow => ({ cells, font: 'bold' });
+    const summary: (SheetRow | SheetRow['cells'])[] = [
+      [t('alertReportFrom'), rep.from, t('alertReportTo'), rep.to],
+      [t('alertReportTotal'), rep.total],
+      [],
+      bold([t('alertReportLevel'), t('alertReportCount')]),
+      ...rep.byLevel.map((l) => [`${l.level} ${ALERT_LEVEL_COLOURS[l.level].name}`, l.count]),
+      [],
+      bold([t('alertReportSite'), t('alertReportCount'), '1', '2', '3', '4']),
+      ...rep.byPlatform.map((p) => [p.name, p.count, p.levels[1], p.levels[2], p.levels[3], p.levels[4]]),
+      [],
+      bold([t('alertReportType'), t('alertReportCount')]),
+      ...rep.byType.map((x) => [x.valueType, x.count]),
+      [],
+      bold([t('alertReportPeriod'), t('alertReportCount'), '1', '2', '3', '4']),
+      ...rep.byPeriod.map((p) => [p.period, p.count, p.levels[1], p.levels[2], p.levels[3], p.levels[4]]),
+    ];
+    const list: (SheetRow | SheetRow['cells'])[] = [
+      bold([
+        'id',
+        t('alertReportSite'),
+        t('alertReportDevice'),
+        t('alertReportQuantity'),
+        t('alertReportLevel'),
+        t('alertReportType'),
+        t('alertReportStatus'),
+        t('alertReportValue'),
+        t('alertReportThreshold'),
+        t('alertReportCount'),
+        t('alertReportFirstAt'),
+        t('alertReportLastAt'),
+        t('alertReportProcessedBy'),
+      ]),
+    ];
     for (const a of alerts) {
       const row = this.presentAlert(a, lang);
-      ws.addRow([
+      list.push([
         row.id,
-        neutral(row.platformName),
-        neutral(row.deviceName),
-        neutral(row.showName),
+        row.platformName,
+        row.deviceName,
+        row.showName,
         row.level,
         row.valueType,
         row.status,
@@ -445,10 +445,14 @@ export class AlertsService {
         row.count,
         row.firstAt,
         row.lastAt,
-        neutral(row.processedBy ?? ''),
+        row.processedBy ?? '',
       ]);
     }
-    const buf = Buffer.from((await wb.xlsx.writeBuffer()) as ArrayBuffer);
+    // Text cells (site, device and user names) are neutralised by the writer.
+    const buf = await writeWorkbook([
+      { name: t('alertReportSummary'), rows: summary },
+      { name: t('alertReportAlerts'), rows: list },
+    ]);
     return { filename: `alert-report-${rep.from.slice(0, 10)}-${rep.to.slice(0, 10)}.xlsx`, body: buf };
   }
 }

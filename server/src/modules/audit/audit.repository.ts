@@ -1,30 +1,6 @@
 import { sql } from 'kysely';
-import type { AuditAction, AuditRow } from '@geosentry/contract';
+import type { AuditRow } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
-
-export interface AuditEntry {
-  action: AuditAction;
-  userId?: number | null;
-  account?: string | null;
-  target?: string | null;
-  detail?: Record<string, unknown> | null;
-  ip?: string | null;
-}
-
-/** Writes one audit record. Never pass a secret (password, key, token, signature) in detail. */
-export async function writeAudit(db: Db, e: AuditEntry): Promise<void> {
-  await db.k
-    .insertInto('audit_log')
-    .values({
-      action: e.action,
-      user_id: e.userId ?? null,
-      account: e.account ?? null,
-      target: e.target ?? null,
-      detail: e.detail ? JSON.stringify(e.detail) : null,
-      ip: e.ip ?? null,
-    })
-    .execute();
-}
 
 export async function listAudit(
   db: Db,

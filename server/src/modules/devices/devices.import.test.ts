@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { Status, type DeviceImportJob, type DeviceRow } from '@geosentry/contract';
 import { buildPlatform, testApp, type TestApp } from '../../../test/harness.ts';
 import { addDevice, addTerminal, DEVICE, deviceBody, roleWith, userToken } from './testkit.ts';
-import { parseCsv } from './tableFile.ts';
+import { parseCsv } from '../../platform/files/spreadsheet.ts';
 
 type Page<T> = { list: T[]; total: number };
 

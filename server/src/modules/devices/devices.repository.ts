@@ -13,7 +13,7 @@ import {
 import type { Db } from '../../platform/db/db.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
-import { iso, isDbId, isoOrNull, likePattern, orderBy } from './common.ts';
+import { iso, isDbId, isoOrNull, likePattern, orderBy } from '../../platform/db/sql.ts';
 
 type K = Kysely<Database>;
 

@@ -24,9 +24,16 @@ import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import { RULES, translate, type MessageKey } from '../../platform/http/messages.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { getTerminal } from '../terminals/terminals.repository.ts';
-import { findSite } from './common.ts';
+import { findSite } from '../../platform/auth/sites.ts';
 import * as repo from './devices.repository.ts';
-import { parseCsv, parseXlsx, writeCsv, writeXlsx, type Cell, type ParsedTable } from './tableFile.ts';
+import {
+  parseCsv,
+  parseXlsx,
+  writeCsv,
+  writeXlsx,
+  type Cell,
+  type ParsedTable,
+} from '../../platform/files/spreadsheet.ts';
 
 /** Rows per insert transaction during an import. */
 const IMPORT_BATCH = 500;

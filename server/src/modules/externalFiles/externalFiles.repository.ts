@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import type { ExternalFileRow } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
-import { iso, isDbId, likePattern, orderBy } from '../devices/common.ts';
+import { iso, isDbId, likePattern, orderBy } from '../../platform/db/sql.ts';
 
 const SORTABLE: Record<string, string> = { name: 'f.name', url: 'f.url', createdAt: 'f.created_at' };
 

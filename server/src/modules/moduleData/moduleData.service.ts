@@ -53,7 +53,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import * as repo from './moduleData.repository.ts';
 import { clean, derive, derivedAt, smooth } from './derived.ts';
 import { lttbIndices } from './lttb.ts';
-import { requestTimeZone } from './timeZone.ts';
+import { requestTimeZone } from '../../platform/timeZone.ts';
 
 const RAIN_MODULE_ID = 2;
 const TILT_MODULE_ID = 9;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { MultiStatisticRow, MultiStatisticsType } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
-import { iso, isDbId, likePattern, orderBy } from '../devices/common.ts';
+import { iso, isDbId, likePattern, orderBy } from '../../platform/db/sql.ts';
 
 // ---- monitor types of a site ----------------------------------------------------------------------------
 

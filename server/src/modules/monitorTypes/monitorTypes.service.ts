@@ -2,7 +2,7 @@ import { monitorTypeOf, Status, type MultiStatisticRow, type PlatformModule } fr
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
-import { findSite } from '../devices/common.ts';
+import { findSite } from '../../platform/auth/sites.ts';
 import * as repo from './monitorTypes.repository.ts';
 
 export class MonitorTypesService {

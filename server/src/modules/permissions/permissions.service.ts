@@ -2,7 +2,7 @@ import { Status, type PermissionNode } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import { isSuperAdmin, type SessionUser } from '../../platform/auth/access.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import { beyond } from '../roles/roles.grants.ts';
 import * as repo from './permissions.repository.ts';
 

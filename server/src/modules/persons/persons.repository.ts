@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { PersonRow } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { inScope, type DataScope } from '../../platform/auth/access.ts';
-import { iso, isDbId, likePattern, orderBy } from '../devices/common.ts';
+import { iso, isDbId, likePattern, orderBy } from '../../platform/db/sql.ts';
 
 const SORTABLE: Record<string, string> = {
   name: 'rp.name',

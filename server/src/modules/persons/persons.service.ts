@@ -2,7 +2,7 @@ import { Status, type PersonRow } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
-import { sitesInScope } from '../devices/common.ts';
+import { sitesInScope } from '../../platform/auth/sites.ts';
 import * as repo from './persons.repository.ts';
 
 export type PersonInput = Omit<repo.PersonWrite, 'roleId'> & { roleId?: number | undefined; platformIds: number[] };

@@ -2,7 +2,7 @@ import { Status, SUPER_ADMIN_ROLE, type RoleRow } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import * as repo from './roles.repository.ts';
 import { assertMayGrantPermissions, assertMayManageRole, permissionCodesOf, roleReach } from './roles.grants.ts';
 

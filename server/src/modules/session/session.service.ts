@@ -7,7 +7,7 @@ import type { Answer } from '../../platform/http/route.ts';
 import { decrypt, encrypt, hmacHex, newToken, safeEqualHex, sha256hex } from '../../platform/auth/crypto.ts';
 import { endSessions } from '../../platform/auth/sessions.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import * as repo from './session.repository.ts';
 import { renderCaptcha } from './captcha.ts';
 

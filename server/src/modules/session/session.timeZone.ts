@@ -3,7 +3,7 @@
 import type { UpdateUserInfoResult } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
-import { checkTimeZone } from '../moduleData/timeZone.ts';
+import { checkTimeZone } from '../../platform/timeZone.ts';
 
 /** Sets (an IANA name, checked) or clears (null / empty) the user's time zone. A bad name changes nothing. */
 export async function updateOwnTimeZone(

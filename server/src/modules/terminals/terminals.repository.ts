@@ -3,7 +3,7 @@ import type { TerminalRow, TerminalStatus } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
-import { iso, isDbId, likePattern, orderBy } from '../devices/common.ts';
+import { iso, isDbId, likePattern, orderBy } from '../../platform/db/sql.ts';
 
 const SORTABLE: Record<string, string> = {
   name: 't.name',

@@ -5,7 +5,8 @@ import type { Db } from '../../platform/db/db.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import { newToken, safeEqualHex, sha256hex } from '../../platform/auth/crypto.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
-import { findSite, isDbId } from '../devices/common.ts';
+import { isDbId } from '../../platform/db/sql.ts';
+import { findSite } from '../../platform/auth/sites.ts';
 import * as repo from './terminals.repository.ts';
 
 /** The stored form of a terminal key: sha256 hex of "<salt>:<key>" with a per-row random salt. */

@@ -2,7 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { TsItem, TsItemCheck, TsPerson, TsPondStatus, TsProblemType, TsSite, TsState } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
-import { iso, isDbId, likePattern, orderBy } from '../devices/common.ts';
+import { iso, isDbId, likePattern, orderBy } from '../../platform/db/sql.ts';
 
 /** Tailings supervision records: every read is limited to the caller's data scope by the record's site. */
 

@@ -13,7 +13,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { MessageKey } from '../../platform/http/messages.ts';
-import { findSite } from '../devices/common.ts';
+import { findSite } from '../../platform/auth/sites.ts';
 import { findFiles } from '../files/files.repository.ts';
 import * as repo from './tsManagement.repository.ts';
 

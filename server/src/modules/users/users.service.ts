@@ -4,7 +4,7 @@ import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import { encrypt } from '../../platform/auth/crypto.ts';
 import { endSessions } from '../../platform/auth/sessions.ts';
 import { isSuperAdmin, type SessionUser } from '../../platform/auth/access.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import { assertPasswordRules } from '../session/session.service.ts';
 import {
   assertMayGrantRole,

@@ -4,6 +4,21 @@ import type { Database } from './schema.ts';
 
 /** SQL helpers shared by the feature modules. */
 
+/** A LIKE pattern matching the text anywhere, case-insensitively (compare with lower(column)). */
+export const likePattern = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+
+/** Ids are PostgreSQL integers: anything else cannot exist (and must not reach the database as a parameter). */
+export const isDbId = (n: number | null | undefined): n is number =>
+  typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= 2147483647;
+
+export const isoOrNull = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
+export const iso = (d: Date | string): string => new Date(d).toISOString();
+
+/** ORDER BY of an allow-listed column: `nulls last`, then the given tie-breaker. */
+export function orderBy(column: string, order: string | undefined): RawBuilder<unknown> {
+  return sql`${sql.raw(column)} ${order === 'descend' ? sql`desc` : sql`asc`} nulls last`;
+}
+
 /** A JSON column as read: PGlite answers it parsed, some drivers as text. */
 export const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 

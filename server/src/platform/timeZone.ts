@@ -2,9 +2,9 @@
 // else the server's TIME_ZONE. Used by every call with day/week/month/year buckets or "today".
 import { sql } from 'kysely';
 import { Status, isTimeZone } from '@geosentry/contract';
-import type { AppContext } from '../../platform/context.ts';
-import type { Db } from '../../platform/db/db.ts';
-import { AppError } from '../../platform/http/errors.ts';
+import type { AppContext } from './context.ts';
+import type { Db } from './db/db.ts';
+import { AppError } from './http/errors.ts';
 
 /** The name if it is an IANA time zone, else the translated "not a time zone" error. */
 export function checkTimeZone(name: string): string {

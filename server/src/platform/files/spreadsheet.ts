@@ -1,8 +1,9 @@
 import ExcelJS from 'exceljs';
-import { zipSafe } from '../../platform/files/zip.ts';
+import { zipSafe } from './zip.ts';
 
 /**
- * Reading and writing simple tables as CSV (RFC 4180, UTF-8) or XLSX (first sheet): row 1 is the header.
+ * Reading and writing simple tables as CSV (RFC 4180, UTF-8) or XLSX (first sheet): row 1 is the header; and
+ * the server's one workbook writer (writeWorkbook).
  * Cells written to a file are neutralised against formula injection: a text cell starting with = + - @, a tab
  * or a carriage return gets a leading apostrophe (plain numbers such as -1.5 are left alone); reading strips
  * that apostrophe again, so an exported file imports unchanged.
@@ -141,17 +142,38 @@ export async function parseXlsx(buf: Buffer): Promise<ParsedTable> {
   return toTable(records);
 }
 
-/** Writes one worksheet; numbers stay numbers, text is neutralised. */
-export async function writeXlsx(
-  sheetName: string,
-  header: readonly string[],
-  rows: readonly Cell[][],
-): Promise<Buffer> {
+/** A worksheet row: its cells, optionally in bold or italic. */
+export interface SheetRow {
+  cells: readonly Cell[];
+  font?: 'bold' | 'italic';
+}
+
+/** A worksheet to write: its rows (a bare array is a plain row) and optionally one width for every column. */
+export interface Sheet {
+  name: string;
+  rows: readonly (readonly Cell[] | SheetRow)[];
+  columnWidth?: number;
+}
+
+/**
+ * The one spreadsheet writer of the server (device export, alert report, module report): numbers stay numbers,
+ * every text cell is neutralised against formula injection.
+ */
+export async function writeWorkbook(sheets: readonly Sheet[]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet(sheetName);
-  ws.addRow([...header]);
-  ws.getRow(1).font = { bold: true };
-  for (const r of rows) ws.addRow(r.map((v) => (typeof v === 'string' ? neutralise(v) : (v ?? null))));
-  const out = await wb.xlsx.writeBuffer();
-  return Buffer.from(out as ArrayBuffer);
+  for (const sheet of sheets) {
+    const ws = wb.addWorksheet(sheet.name);
+    for (const r of sheet.rows) {
+      const row: SheetRow = Array.isArray(r) ? { cells: r as readonly Cell[] } : (r as SheetRow);
+      const added = ws.addRow(row.cells.map((v) => (typeof v === 'string' ? neutralise(v) : (v ?? null))));
+      if (row.font) added.font = { [row.font]: true };
+    }
+    if (sheet.columnWidth) for (const c of ws.columns) c.width = sheet.columnWidth;
+  }
+  return Buffer.from((await wb.xlsx.writeBuffer()) as ArrayBuffer);
+}
+
+/** Writes one worksheet: a bold header, then the rows. */
+export function writeXlsx(sheetName: string, header: readonly string[], rows: readonly Cell[][]): Promise<Buffer> {
+  return writeWorkbook([{ name: sheetName, rows: [{ cells: header, font: 'bold' }, ...rows] }]);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { neutralise, parseCsv, parseXlsx, unneutralise, writeCsv, writeXlsx } from './tableFile.ts';
+import { neutralise, parseCsv, parseXlsx, unneutralise, writeCsv, writeXlsx } from './spreadsheet.ts';
 
 describe('table files', () => {
   it('parses quoted CSV fields, CRLF and LF, a BOM, and skips empty rows', () => {
@@ -49,7 +49,7 @@ describe('table files', () => {
 
 describe('spreadsheet import archive checks (issue 15)', () => {
   it('refuses an xlsx that is an archive bomb or lies about its sizes, before the library inflates it', async () => {
-    const { zip } = await import('../files/files.testkit.ts');
+    const { zip } = await import('../../modules/files/files.testkit.ts');
     const good = await writeXlsx('s', ['a'], [['1']]);
     expect((await parseXlsx(good)).header).toEqual(['a']);
     // 64 MB of zeros in one sheet part: ~1000:1.
