@@ -1,20 +1,20 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, DatePicker, Flex, Input, Select, Table, Tag, Tooltip, Typography } from 'antd';
-import type { TableColumnsType, TableProps } from 'antd';
-import { AuditOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { Button, DatePicker, Input, Select, Tag, Tooltip, Typography } from 'antd';
+import { AuditOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { AuditRow } from '@geosentry/contract';
 import { isCancel } from '../../shared/api.ts';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
-import { formatTime } from '../../shared/time.ts';
-import { wallToInstant } from '../../shared/time.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
+import { formatTime, instantToWall, wallToInstant } from '../../shared/time.ts';
 import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import { ACTION_GROUPS, actionColor, actionKey, auditKeys, fetchAudit, type AuditListParams } from './auditActions.ts';
 
 const PAGE_SIZES = [20, 50, 100, 200];
+const SORT_FIELDS = ['at'] as const;
 
 interface Filters {
   account: string;
@@ -30,13 +30,24 @@ const compactJson = (v: Record<string, unknown> | null): string =>
 export default function AuditPage() {
   const { t } = useTranslation('audit');
   const queryClient = useQueryClient();
-  const [tableTop, scrollY] = useTableScrollY();
 
-  const [filters, setFilters] = useState<Filters>(EMPTY);
   // A picked time is that wall clock in the user's zone (issue 14), whatever the browser's zone.
   const { zone, label: zoneName } = useTimeZone();
   const iso = (d: Dayjs | null | undefined) => (d ? new Date(wallToInstant(d, zone)).toISOString() : undefined);
-  const [params, setParams] = useState<AuditListParams>({ pageNum: 1, pageSize: 50, sortOrder: 'descend' });
+  const wall = (v: string | undefined) =>
+    v && Number.isFinite(Date.parse(v)) ? instantToWall(Date.parse(v), zone) : null;
+  const table = useServerTable<AuditListParams>(
+    { pageNum: 1, pageSize: 50, sortField: 'at', sortOrder: 'descend' },
+    SORT_FIELDS,
+    { filters: { account: 'string', action: 'string', from: 'string', to: 'string' } },
+  );
+  const { params } = table;
+  // The form starts from the list's filters (the address), and applies to them on Search.
+  const [filters, setFilters] = useState<Filters>(() => ({
+    account: params.account ?? '',
+    action: params.action,
+    range: params.from || params.to ? [wall(params.from), wall(params.to)] : null,
+  }));
 
   const list = useQuery({
     queryKey: auditKeys.list(params),
@@ -46,35 +57,22 @@ export default function AuditPage() {
   });
 
   const apply = (f: Filters) =>
-    setParams((p) => ({
-      pageNum: 1,
-      pageSize: p.pageSize,
-      sortOrder: p.sortOrder,
+    table.setFilter({
       account: f.account.trim() || undefined,
       action: f.action,
       from: iso(f.range?.[0]),
       to: iso(f.range?.[1]),
-    }));
-
-  const onTableChange: TableProps<AuditRow>['onChange'] = (pagination, _filters, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    const order = s?.order === 'ascend' ? 'ascend' : 'descend';
-    setParams((p) => {
-      const pageSize = pagination.pageSize ?? p.pageSize;
-      const restart = order !== p.sortOrder || pageSize !== p.pageSize;
-      return { ...p, sortOrder: order, pageSize, pageNum: restart ? 1 : (pagination.current ?? 1) };
     });
-  };
 
-  const columns: TableColumnsType<AuditRow> = [
+  const columns: ServerColumn<AuditRow>[] = [
     {
       title: withZone(t('fields.time'), zoneName),
       dataIndex: 'at',
       key: 'at',
       width: 180,
-      sorter: true,
+      hideable: false,
+      sortable: true,
       sortDirections: ['descend', 'ascend', 'descend'],
-      sortOrder: params.sortOrder,
       render: (v: string) => formatTime(v),
     },
     {
@@ -103,6 +101,7 @@ export default function AuditPage() {
       dataIndex: 'target',
       key: 'target',
       width: 180,
+      optional: 2,
       ellipsis: true,
       render: (v: string | null) => v ?? <Typography.Text type="secondary">-</Typography.Text>,
     },
@@ -110,7 +109,8 @@ export default function AuditPage() {
       title: t('fields.detail'),
       dataIndex: 'detail',
       key: 'detail',
-      ellipsis: { showTitle: false },
+      width: 360,
+      ellipsis: true,
       render: (v: Record<string, unknown> | null) => {
         const text = compactJson(v);
         return text ? (
@@ -129,16 +129,24 @@ export default function AuditPage() {
       dataIndex: 'ip',
       key: 'ip',
       width: 150,
-      render: (v: string | null) => v ?? <Typography.Text type="secondary">-</Typography.Text>,
+      optional: 1,
     },
   ];
 
   return (
-    <Flex vertical gap={16}>
-      <PageHeaderCard icon={<AuditOutlined />} title={t('title')} description={t('description')} />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center">
+    <ListPage icon={<AuditOutlined />} title={t('title')} description={t('description')}>
+      <ServerTable<AuditRow>
+        tableId="audit"
+        rowKey="id"
+        data-testid="audit-table"
+        table={table}
+        query={list}
+        columns={columns}
+        pageSizes={PAGE_SIZES}
+        onReload={() => void queryClient.invalidateQueries({ queryKey: ['audit'] })}
+        totalText={(total) => t('list.total', { count: total })}
+        filters={
+          <>
             <Input
               allowClear
               data-testid="audit-account"
@@ -181,36 +189,9 @@ export default function AuditPage() {
             >
               {t('filters.reset')}
             </Button>
-          </Flex>
-          <Tooltip title={t('actions.reload')}>
-            <Button
-              icon={<ReloadOutlined />}
-              aria-label={t('actions.reload')}
-              onClick={() => void queryClient.invalidateQueries({ queryKey: ['audit'] })}
-            />
-          </Tooltip>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<AuditRow>
-            rowKey="id"
-            size="middle"
-            data-testid="audit-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={onTableChange}
-            scroll={{ x: 1100, y: scrollY }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
-    </Flex>
+          </>
+        }
+      />
+    </ListPage>
   );
 }

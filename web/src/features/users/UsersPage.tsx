@@ -1,26 +1,13 @@
 import { useMemo, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  Button,
-  Card,
-  Flex,
-  Input,
-  Modal,
-  Popconfirm,
-  Select,
-  Switch,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-  message,
-} from 'antd';
-import type { TableColumnsType, TableProps } from 'antd';
-import { LockOutlined, PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Modal, Popconfirm, Select, Switch, Tag, Tooltip, Typography, message } from 'antd';
+import { LockOutlined, PlusOutlined, TeamOutlined } from '@ant-design/icons';
 import { SUPER_ADMIN_ROLE, type UserRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { mayUse, readCurrentUser } from '../../shared/currentUser.ts';
 import { formatTime } from '../../shared/time.ts';
 import {
@@ -34,14 +21,9 @@ import {
   unlockUser,
   userKeys,
   type UserListParams,
-  type UserSortField,
 } from './usersApi.ts';
 import { UserFormDrawer } from './UserFormDrawer.tsx';
 import { ResetPasswordModal } from './ResetPasswordModal.tsx';
-
-const PAGE_SIZES = [10, 20, 50, 100];
-const isSortField = (v: unknown): v is UserSortField =>
-  typeof v === 'string' && (USER_SORT_FIELDS as readonly string[]).includes(v);
 
 /** System > Users: server-paged, sorted and filtered accounts, with add, edit, enable, reset password and delete. */
 export default function UsersPage() {
@@ -49,12 +31,14 @@ export default function UsersPage() {
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
   const [modal, modalHolder] = Modal.useModal();
-  const [tableTop, scrollY] = useTableScrollY();
   const me = useMemo(readCurrentUser, []);
   const canSeeSites = mayUse(me, 'system:data');
 
-  const [params, setParams] = useState<UserListParams>({ pageNum: 1, pageSize: 20 });
-  const [keywordInput, setKeywordInput] = useState('');
+  const table = useServerTable<UserListParams>({ pageNum: 1, pageSize: 20 }, USER_SORT_FIELDS, {
+    filters: { keyword: 'string', roleId: 'number', enabled: 'boolean' },
+  });
+  const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<UserRow | null | undefined>(undefined);
   const [resetting, setResetting] = useState<UserRow | null>(null);
   const [switching, setSwitching] = useState<number | null>(null);
@@ -97,20 +81,9 @@ export default function UsersPage() {
       void refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteUser(id),
-    onSuccess: () => {
-      void msg.success(t('messages.deleted'));
-      if ((list.data?.list.length ?? 0) <= 1 && params.pageNum > 1)
-        setParams((p) => ({ ...p, pageNum: p.pageNum - 1 }));
-      void refresh();
-    },
-  });
-
-  const setFilter = (patch: Partial<UserListParams>) => setParams((p) => ({ ...p, ...patch, pageNum: 1 }));
   const resetFilters = () => {
     setKeywordInput('');
-    setParams((p) => ({ pageNum: 1, pageSize: p.pageSize, sortField: p.sortField, sortOrder: p.sortOrder }));
+    table.resetFilters();
   };
 
   const onToggle = (row: UserRow, enabled: boolean) => {
@@ -128,36 +101,18 @@ export default function UsersPage() {
     });
   };
 
-  const onTableChange: TableProps<UserRow>['onChange'] = (pagination, _filters, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    const field = s?.order && isSortField(s.columnKey) ? s.columnKey : undefined;
-    setParams((p) => {
-      const sortChanged = field !== p.sortField || (field ? s?.order : undefined) !== p.sortOrder;
-      const pageSize = pagination.pageSize ?? p.pageSize;
-      return {
-        ...p,
-        sortField: field,
-        sortOrder: field ? (s?.order ?? undefined) : undefined,
-        pageSize,
-        pageNum: sortChanged || pageSize !== p.pageSize ? 1 : (pagination.current ?? 1),
-      };
-    });
-  };
-
   /** Only a super administrator manages super administrator accounts (the server refuses the rest). */
   const outOfReach = (row: UserRow) => !me.superAdmin && row.roleCode === SUPER_ADMIN_ROLE;
 
-  const sortOrderOf = (field: UserSortField) => (params.sortField === field ? (params.sortOrder ?? null) : null);
-
-  const columns: TableColumnsType<UserRow> = [
+  const columns: ServerColumn<UserRow>[] = [
     {
       title: t('fields.account'),
       dataIndex: 'account',
       key: 'account',
       width: 200,
       fixed: 'left',
-      sorter: true,
-      sortOrder: sortOrderOf('account'),
+      hideable: false,
+      sortable: true,
       render: (v: string, row) => (
         <Flex gap={6} align="center">
           <Typography.Text strong>{v}</Typography.Text>
@@ -177,36 +132,19 @@ export default function UsersPage() {
       dataIndex: 'name',
       key: 'name',
       width: 140,
-      sorter: true,
-      sortOrder: sortOrderOf('name'),
-      ellipsis: true,
+      sortable: true,
     },
     {
       title: t('fields.role'),
       dataIndex: 'roleName',
       key: 'roleName',
       width: 150,
-      sorter: true,
-      sortOrder: sortOrderOf('roleName'),
+      sortable: true,
       render: (v: string, row) => <Tag color={row.roleCode === 'superAdmin' ? 'gold' : 'blue'}>{v}</Tag>,
     },
-    { title: t('fields.phone'), dataIndex: 'phone', key: 'phone', width: 140, render: (v: string | null) => v ?? '-' },
-    {
-      title: t('fields.email'),
-      dataIndex: 'email',
-      key: 'email',
-      width: 200,
-      ellipsis: true,
-      render: (v: string | null) => v ?? '-',
-    },
-    {
-      title: t('fields.area'),
-      dataIndex: 'area',
-      key: 'area',
-      width: 140,
-      ellipsis: true,
-      render: (v: string | null) => v ?? '-',
-    },
+    { title: t('fields.phone'), dataIndex: 'phone', key: 'phone', width: 140, optional: 3 },
+    { title: t('fields.email'), dataIndex: 'email', key: 'email', width: 200, optional: 2 },
+    { title: t('fields.area'), dataIndex: 'area', key: 'area', width: 140, optional: 1 },
     {
       title: t('fields.dataScope'),
       key: 'scope',
@@ -223,8 +161,7 @@ export default function UsersPage() {
       dataIndex: 'enabled',
       key: 'enabled',
       width: 110,
-      sorter: true,
-      sortOrder: sortOrderOf('enabled'),
+      sortable: true,
       render: (v: boolean, row) => {
         const self = row.id === me.id;
         const guarded = outOfReach(row);
@@ -254,8 +191,8 @@ export default function UsersPage() {
       dataIndex: 'lastLoginAt',
       key: 'lastLoginAt',
       width: 170,
-      sorter: true,
-      sortOrder: sortOrderOf('lastLoginAt'),
+      optional: 5,
+      sortable: true,
       render: (v: string | null) =>
         v ? formatTime(v) : <Typography.Text type="secondary">{t('list.never')}</Typography.Text>,
     },
@@ -264,15 +201,14 @@ export default function UsersPage() {
       dataIndex: 'createdAt',
       key: 'createdAt',
       width: 170,
-      sorter: true,
-      sortOrder: sortOrderOf('createdAt'),
+      optional: 4,
+      sortable: true,
       render: (v: string) => formatTime(v),
     },
     {
       title: t('fields.actions'),
       key: 'actions',
       width: 300,
-      fixed: 'right',
       render: (_v, row) => {
         const self = row.id === me.id;
         if (outOfReach(row))
@@ -312,18 +248,18 @@ export default function UsersPage() {
                 </Button>
               </Tooltip>
             ) : (
-              <Popconfirm
+              <DeleteAction
                 title={t('confirm.deleteTitle', { account: row.account })}
                 description={t('confirm.deleteContent')}
-                okText={t('actions.delete')}
-                okButtonProps={{ danger: true, 'data-testid': 'user-delete-confirm' }}
-                cancelText={t('common.cancel')}
-                onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
-              >
-                <Button type="link" size="small" danger data-testid="user-delete">
-                  {t('actions.delete')}
-                </Button>
-              </Popconfirm>
+                label={t('actions.delete')}
+                data-testid="user-delete"
+                onDelete={() => deleteUser(row.id)}
+                success={t('messages.deleted')}
+                onDone={() => {
+                  table.afterDelete(list.data?.list.length ?? 0);
+                  void refresh();
+                }}
+              />
             )}
           </Flex>
         );
@@ -332,13 +268,20 @@ export default function UsersPage() {
   ];
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<TeamOutlined />} title={t('title')} description={t('description')}>
       {msgHolder}
       {modalHolder}
-      <PageHeaderCard icon={<TeamOutlined />} title={t('title')} description={t('description')} />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center">
+      <ServerTable<UserRow>
+        tableId="users"
+        rowKey="id"
+        data-testid="user-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('list.total', { count: total })}
+        filters={
+          <>
             <Input.Search
               allowClear
               data-testid="user-search"
@@ -369,37 +312,14 @@ export default function UsersPage() {
               onChange={(v) => setFilter({ enabled: v === undefined ? undefined : v === 'true' })}
             />
             <Button onClick={resetFilters}>{t('filters.reset')}</Button>
-          </Flex>
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
-            <Button type="primary" icon={<PlusOutlined />} data-testid="user-add" onClick={() => setEditing(null)}>
-              {t('actions.add')}
-            </Button>
-          </Flex>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<UserRow>
-            rowKey="id"
-            size="middle"
-            data-testid="user-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={onTableChange}
-            scroll={{ x: 1800, y: scrollY }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
+          </>
+        }
+        actions={
+          <Button type="primary" icon={<PlusOutlined />} data-testid="user-add" onClick={() => setEditing(null)}>
+            {t('actions.add')}
+          </Button>
+        }
+      />
       <UserFormDrawer
         open={editing !== undefined}
         user={editing ?? null}
@@ -421,6 +341,6 @@ export default function UsersPage() {
           setResetting(null);
         }}
       />
-    </Flex>
+    </ListPage>
   );
 }
