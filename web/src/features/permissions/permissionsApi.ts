@@ -1,14 +1,12 @@
-import { permissionsRoutes, type PermissionType } from '@geosentry/contract';
+import type { z } from 'zod';
+import { permissionAddBody, permissionsRoutes } from '@geosentry/contract';
 import { call } from '../../shared/api.ts';
 
-export interface PermissionFormValues {
-  name: string;
-  code: string;
-  type: PermissionType;
-  path?: string;
+/** The permission form's values: the contract's body, a cleared parent or sort giving null. */
+export type PermissionFormValues = Omit<z.output<typeof permissionAddBody>, 'parentId' | 'sort'> & {
   parentId?: number | null;
   sort?: number | null;
-}
+};
 
 export const permissionKeys = {
   tree: ['permissions', 'tree'] as const,
