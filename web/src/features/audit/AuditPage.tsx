@@ -11,6 +11,7 @@ import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.t
 import { useServerTable } from '../../shared/table/serverTable.ts';
 import { formatTime, instantToWall, wallToInstant } from '../../shared/time.ts';
 import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
+import { auditDetailText, auditTarget } from './auditDetail.ts';
 import { ACTION_GROUPS, actionColor, actionKey, auditKeys, fetchAudit, type AuditListParams } from './auditActions.ts';
 
 const PAGE_SIZES = [20, 50, 100, 200];
@@ -22,9 +23,6 @@ interface Filters {
   range: [Dayjs | null, Dayjs | null] | null;
 }
 const EMPTY: Filters = { account: '', action: undefined, range: null };
-
-const compactJson = (v: Record<string, unknown> | null): string =>
-  v && Object.keys(v).length ? JSON.stringify(v) : '';
 
 /** System > Audit log: sign-ins, failures, lockouts, sign-outs and permission changes, newest first. */
 export default function AuditPage() {
@@ -103,7 +101,7 @@ export default function AuditPage() {
       width: 180,
       optional: 2,
       ellipsis: true,
-      render: (v: string | null) => v ?? <Typography.Text type="secondary">-</Typography.Text>,
+      render: (v: string | null) => auditTarget(v) ?? <Typography.Text type="secondary">-</Typography.Text>,
     },
     {
       title: t('fields.detail'),
@@ -111,11 +109,12 @@ export default function AuditPage() {
       key: 'detail',
       width: 360,
       ellipsis: true,
-      render: (v: Record<string, unknown> | null) => {
-        const text = compactJson(v);
+      // Labels, never raw JSON: "Role: 2 → 5; All sites: No" (auditDetail.ts).
+      render: (_v: AuditRow['detail'], row: AuditRow) => {
+        const text = auditDetailText(row);
         return text ? (
-          <Tooltip title={<span style={{ wordBreak: 'break-all' }}>{text}</span>}>
-            <Typography.Text code style={{ fontSize: 12 }}>
+          <Tooltip title={<span style={{ wordBreak: 'break-word' }}>{text}</span>}>
+            <Typography.Text style={{ fontSize: 12 }} data-testid="audit-detail">
               {text}
             </Typography.Text>
           </Tooltip>

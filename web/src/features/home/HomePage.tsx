@@ -2,6 +2,7 @@ import { useMemo, type ReactElement } from 'react';
 import { Avatar, Tag } from 'antd';
 import { CalendarOutlined, DatabaseOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { roleLabel } from '../../shared/labels.ts';
 import { hasPermission, useSession } from '../../shared/session.ts';
 import { titleNoun } from '../../shared/wording.ts';
 import { hourInZone, instantToWall } from '../../shared/time.ts';
@@ -50,7 +51,7 @@ export function HomePage(): ReactElement {
           <div className="gs-home-meta">
             {info ? (
               <Tag icon={<SafetyCertificateOutlined />} color="blue" data-testid="home-role">
-                {info.role.name}
+                {roleLabel(info.role)}
               </Tag>
             ) : null}
             {user ? (

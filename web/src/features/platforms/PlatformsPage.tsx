@@ -13,6 +13,7 @@ import { RegionCascader } from '../regions/index.ts';
 import { fieldsFor } from './fields.ts';
 import { detailLabel, optionLabel } from './DetailFieldItem.tsx';
 import { LIST_DETAILS, capitalize, kindTitleKey } from './kinds.ts';
+import { catalogueLabel } from '../../shared/labels.ts';
 import {
   PLATFORM_SORT_FIELDS,
   deletePlatform,
@@ -23,6 +24,14 @@ import {
   type PlatformSortField,
 } from './platformsApi.ts';
 import { PlatformFormDrawer } from './PlatformFormDrawer.tsx';
+
+/** Where a site's type label is found: the type labels, then the kinds' own types stored as one. */
+const SUB_TYPE_CATALOGUES = [
+  'platforms:subTypes',
+  'platforms:options.damType',
+  'platforms:options.tailingsType',
+  'platforms:options.bridgeType',
+];
 
 const PAGE_SIZES = [10, 20, 50, 100];
 const isSortField = (v: unknown): v is PlatformSortField =>
@@ -140,7 +149,8 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
       dataIndex: 'subType',
       key: 'subType',
       width: 130,
-      render: (v: string | null) => (v ? <Tag color="blue">{t(`subTypes.${v}`, { defaultValue: v })}</Tag> : dash),
+      // A type label, or a kind's own type (a dam type, a tailings pond type, a bridge type) stored as the label.
+      render: (v: string | null) => (v ? <Tag color="blue">{catalogueLabel(v, ...SUB_TYPE_CATALOGUES)}</Tag> : dash),
     },
     ...detailColumns,
     {

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { roleLabel } from '../../shared/labels.ts';
 import { Badge, Button, Flex, Input, Tag, Typography, message } from 'antd';
 import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import type { RoleRow } from '@geosentry/contract';
@@ -57,7 +58,7 @@ export default function RolesPage() {
       sortable: true,
       render: (v: string, row) => (
         <Flex gap={6} align="center" wrap>
-          <Typography.Text strong>{v}</Typography.Text>
+          <Typography.Text strong>{roleLabel({ code: row.code, name: v })}</Typography.Text>
           {row.id === me.roleId ? <Tag color="processing">{t('self.tag')}</Tag> : null}
         </Flex>
       ),

@@ -3,6 +3,7 @@ import { App, Avatar, Button, Card, Col, Descriptions, Flex, Row, Select, Tag, T
 import { GlobalOutlined, KeyOutlined, UserOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { roleLabel } from '../../shared/labels.ts';
 import { storeUserInfo, useSession } from '../../shared/session.ts';
 import { allTimeZones, browserTimeZone, userTimeZone, zoneLabel } from '../../shared/time.ts';
 import { fetchUserInfo, updateUserInfo, USER_INFO_KEY } from './api.ts';
@@ -115,7 +116,7 @@ export function UserInfoPage(): ReactElement {
               <div>
                 <div className="gs-profile-name">{user?.name}</div>
                 <div className="gs-profile-role">
-                  <Tag color="geekblue">{info?.role.name}</Tag>
+                  <Tag color="geekblue">{info ? roleLabel(info.role) : null}</Tag>
                 </div>
               </div>
             </div>
@@ -130,7 +131,7 @@ export function UserInfoPage(): ReactElement {
                   children: <span data-testid="userinfo-account">{user?.account}</span>,
                 },
                 { key: 'name', label: t('userInfo.name'), children: user?.name || empty },
-                { key: 'role', label: t('userInfo.role'), children: info?.role.name ?? empty },
+                { key: 'role', label: t('userInfo.role'), children: info ? roleLabel(info.role) : empty },
                 { key: 'phone', label: t('userInfo.phone'), children: user?.phone || empty },
                 { key: 'email', label: t('userInfo.email'), children: user?.email || empty },
                 { key: 'area', label: t('userInfo.area'), children: user?.area || empty },

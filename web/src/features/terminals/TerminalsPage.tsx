@@ -8,6 +8,7 @@ import { TERMINAL_STATUSES, type TerminalKeyAnswer, type TerminalRow } from '@ge
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
 import { formatTime } from '../../shared/time.ts';
+import { catalogueLabel } from '../../shared/labels.ts';
 import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
 import { useSiteOptions } from '../../shared/sites.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
@@ -106,7 +107,15 @@ export default function TerminalsPage() {
     { title: t('fields.model'), dataIndex: 'model', width: 120, ellipsis: true, ...sortable('model'), render: dash },
     { title: t('fields.protocolType'), dataIndex: 'protocolType', key: 'protocolType', width: 120 },
     { title: t('fields.port'), dataIndex: 'port', key: 'port', width: 90, render: dash },
-    { title: t('fields.type'), dataIndex: 'type', key: 'type', width: 110, ellipsis: true, render: dash },
+    {
+      title: t('fields.type'),
+      dataIndex: 'type',
+      key: 'type',
+      width: 110,
+      ellipsis: true,
+      // A known kind (gateway, RTU, data logger) by its label, free text as typed.
+      render: (v: string | null) => dash(v ? catalogueLabel(v, 'terminals:types') : v),
+    },
     {
       title: t('fields.parent'),
       dataIndex: 'parentName',
