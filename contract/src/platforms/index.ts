@@ -96,6 +96,17 @@ export const platformOptionSchema = z.object({
 });
 export type PlatformOption = z.output<typeof platformOptionSchema>;
 
+/** A site a picker offers: one of the caller's data scope, with its kind and region. */
+export const selectableSiteSchema = z.object({
+  platformId: z.number().int(),
+  name: z.string(),
+  type: z.enum(PLATFORM_TYPES),
+  regionCode: z.string().nullable(),
+  /** The region's name in the caller's language (the leaf of its path); null without a region. */
+  regionName: z.string().nullable(),
+});
+export type SelectableSite = z.output<typeof selectableSiteSchema>;
+
 /** A road segment of a slope (spec §3 "Slope / construction site"). */
 export const roadSegmentRowSchema = z.object({
   platformId: z.number().int(),
@@ -128,6 +139,14 @@ export const platformsRoutes = routeTable({
     tags,
     query: platformIdQuery,
     response: platformRowSchema,
+  },
+  selectable: {
+    method: 'GET',
+    path: '/api/v2/data/information/platform/getSelectable',
+    permission: LOGIN,
+    summary: "The sites a picker offers: every site of the caller's data scope (id, name, kind, region), by name",
+    tags,
+    response: z.array(selectableSiteSchema),
   },
   options: {
     method: 'GET',

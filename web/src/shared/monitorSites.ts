@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
-import { devicesRoutes, monitorViewsRoutes, type DeviceOption } from '@geosentry/contract';
-import { call, callUntyped } from './api.ts';
+import { devicesRoutes } from '@geosentry/contract';
+import { call } from './api.ts';
 import { retryUnlessCancelled } from './query.ts';
+import { fetchSelectableSites } from './sites.ts';
 
 const quiet = { keepEarlier: true, silent: true } as const;
 
@@ -20,26 +21,12 @@ export interface MonitorSite {
 
 /** Devices of the caller's data scope for pickers (any signed-in user), optionally of one site. */
 export const fetchMonitorDevices = (platformId?: number) =>
-  callUntyped<DeviceOption[]>(devicesRoutes.options, platformId ? { platformId } : {}, quiet);
+  call(devicesRoutes.options, platformId ? { platformId } : {}, quiet);
 
-/**
- * The sites a monitoring user may pick: the monitor screens' site list (monitor permission, data scope), joined
- * with the sites of the devices the caller sees (so a site is offered even where the first call is missing).
- */
+/** The sites a monitoring user may pick: the sites of the caller's data scope, by one call (shared/sites.ts). */
 async function fetchMonitorSites(): Promise<MonitorSite[]> {
-  const [views, devices] = await Promise.allSettled([
-    call(monitorViewsRoutes.platforms, {}, quiet),
-    fetchMonitorDevices(),
-  ]);
-  const found = new Map<number, MonitorSite>();
-  if (views.status === 'fulfilled' && Array.isArray(views.value))
-    for (const s of views.value) found.set(s.platformId, { platformId: s.platformId, name: s.name, type: s.type });
-  if (devices.status === 'fulfilled')
-    for (const d of devices.value)
-      if (d.platformId && !found.has(d.platformId))
-        found.set(d.platformId, { platformId: d.platformId, name: d.platformName, type: '' });
-  if (views.status === 'rejected' && devices.status === 'rejected') throw devices.reason;
-  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const sites = await fetchSelectableSites();
+  return sites.map((s) => ({ platformId: s.platformId, name: s.name, type: s.type }));
 }
 
 export function useMonitorSites() {

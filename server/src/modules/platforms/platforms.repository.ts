@@ -128,6 +128,27 @@ export async function findPlatform(
   return r ? { id: r.id, type: r.type as PlatformType, name: r.name, enterpriseId: r.enterprise_id } : undefined;
 }
 
+/** Every site of the scope, by name: what a site picker offers. */
+export async function selectablePlatforms(
+  db: Db,
+  scope: DataScope,
+): Promise<{ platformId: number; name: string; type: PlatformType; regionCode: string | null }[]> {
+  const rows = await whereInScope(
+    db.k.selectFrom('platforms').select(['id', 'name', 'type', 'region_code']),
+    scope,
+    'id',
+  )
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    platformId: r.id,
+    name: r.name,
+    type: r.type as PlatformType,
+    regionCode: r.region_code ?? null,
+  }));
+}
+
 export async function platformOptions(db: Db): Promise<PlatformOption[]> {
   return (
     await db.k.selectFrom('platforms').select(['id', 'type', 'name']).orderBy('type').orderBy('name').execute()

@@ -14,6 +14,9 @@ export function registerPlatforms(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, platformsRoutes.get, async (c) => ({
     data: await svc.get(caller(c), c.query.platformId, c.lang),
   }));
+  defineRoute(app, ctx, platformsRoutes.selectable, async (c) => ({
+    data: await svc.selectable(caller(c), c.lang),
+  }));
   defineRoute(app, ctx, platformsRoutes.options, async () => ({ data: await svc.options() }));
   defineRoute(app, ctx, platformsRoutes.add, async (c) => ({
     key: 'created',

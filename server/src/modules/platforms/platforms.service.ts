@@ -7,6 +7,7 @@ import {
   type PlatformRow,
   type PlatformType,
   type RoadSegmentRow,
+  type SelectableSite,
 } from '@geosentry/contract';
 import { writeAudit } from '../../platform/audit.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -44,6 +45,15 @@ export class PlatformsService {
     const p = await repo.getPlatform(this.ctx.db, user.scope, id);
     if (!p) throw new AppError(Status.notFound, 'platformNotFound');
     return this.named(await this.regions.index(), lang, p);
+  }
+
+  /** The sites a picker offers: the caller's data scope, with the region named in the caller's language. */
+  async selectable(user: SessionUser, lang: Language): Promise<SelectableSite[]> {
+    const [rows, index] = await Promise.all([repo.selectablePlatforms(this.ctx.db, user.scope), this.regions.index()]);
+    return rows.map((r) => {
+      const leaf = r.regionCode ? index.path(r.regionCode).at(-1) : undefined;
+      return { ...r, regionName: leaf ? regionName(leaf, lang) : null };
+    });
   }
 
   options(): ReturnType<typeof repo.platformOptions> {

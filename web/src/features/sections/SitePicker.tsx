@@ -2,17 +2,9 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Select } from 'antd';
-import {
-  monitorViewsRoutes,
-  permissionCodes,
-  type PlatformRow,
-  type PlatformType,
-  type ViewSite,
-} from '@geosentry/contract';
-import { call } from '../../shared/api.ts';
-import { hasPermission, useSession } from '../../shared/session.ts';
-import { KIND_SCREENS } from '../platforms/index.ts';
-import { fetchPlatformChoices } from '../platforms/index.ts';
+import type { PlatformType, SelectableSite } from '@geosentry/contract';
+import { fetchSelectableSites, siteKeys } from '../../shared/sites.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 
 export interface SiteChoice {
   platformId: number;
@@ -32,18 +24,10 @@ export interface SitePickerProps {
   'data-testid'?: string;
 }
 
-const roleOf = (kind: PlatformType) => KIND_SCREENS.find((s) => s.kind === kind)?.role ?? '';
-/** Holding any of these keys allows the one call answering the sites of the caller's data scope. */
-const SITE_LIST_CODES = permissionCodes(monitorViewsRoutes.platforms.permission);
 const PER_KIND = 50;
 
-/** The sites of the caller's data scope of the given kinds whose name holds the keyword, first 50 per kind. */
-async function fetchScopeChoices(kinds: readonly PlatformType[], keyword: string): Promise<SiteChoice[]> {
-  // One call: of the one kind asked for, else every kind of the scope.
-  const list = await call(monitorViewsRoutes.platforms, kinds.length === 1 ? { type: kinds[0] } : {}, {
-    keepEarlier: true,
-    silent: true,
-  }).catch(() => [] as ViewSite[]);
+/** The sites of the given kinds whose name holds the keyword, first 50 per kind. */
+function choicesOf(list: readonly SelectableSite[], kinds: readonly PlatformType[], keyword: string): SiteChoice[] {
   const word = keyword.toLowerCase();
   const found = list
     .filter((s) => kinds.includes(s.type) && (!word || s.name.toLowerCase().includes(word)))
@@ -57,9 +41,8 @@ async function fetchScopeChoices(kinds: readonly PlatformType[], keyword: string
 }
 
 /**
- * Picks a site of the given kinds by name (first 50 per kind), grouped by kind: the sites of the caller's data
- * scope when the caller holds a key of a screen with a site picker, else each kind's list the user may read
- * (searched on the server; kinds the user may not list are left out).
+ * Picks a site of the given kinds by name (first 50 per kind), grouped by kind, among the sites of the caller's
+ * data scope (one server call, shared with the other site pickers: shared/sites.ts).
  */
 export function SitePicker({
   id,
@@ -73,25 +56,17 @@ export function SitePicker({
   ...rest
 }: SitePickerProps) {
   const { t } = useTranslation('sections');
-  const session = useSession();
-  const { permissions } = session;
   const [keyword, setKeyword] = useState('');
   const [picked, setPicked] = useState<SiteChoice | undefined>(undefined);
-  const scope = SITE_LIST_CODES.some((code) => hasPermission(code, session));
-  const allowed = useMemo(
-    () => kinds.filter((k) => scope || permissions === null || permissions.includes(roleOf(k))),
-    [kinds, permissions, scope],
-  );
-  const sites = useQuery({
-    queryKey: ['platforms', 'choices', scope, allowed, keyword],
-    queryFn: async (): Promise<SiteChoice[]> => {
-      if (scope) return fetchScopeChoices(allowed, keyword);
-      const lists = await Promise.all(
-        allowed.map((k) => fetchPlatformChoices(k, keyword).catch(() => [] as PlatformRow[])),
-      );
-      return lists.flat();
-    },
+  const allowed = kinds;
+  const all = useQuery({
+    queryKey: siteKeys.all,
+    queryFn: fetchSelectableSites,
+    staleTime: 30_000,
+    retry: retryUnlessCancelled,
   });
+  const choices = useMemo(() => choicesOf(all.data ?? [], kinds, keyword), [all.data, kinds, keyword]);
+  const sites = { data: choices, isFetching: all.isFetching };
 
   const options = useMemo(() => {
     const groups = allowed.map((k) => ({
