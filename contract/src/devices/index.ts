@@ -1,6 +1,6 @@
 // The devices feature's contract: schemas, route table, catalogues.
 import { z } from 'zod';
-import { pageQuery, zInt, zNum, zOptText, zSortField, zText } from '../api/zod.ts';
+import { pageQuery, zInt, zNum, zOptText, zPage, zSortField, zText } from '../api/zod.ts';
 import { LOGIN, perm, routeTable } from '../api/routes.ts';
 import { GNSS_MODULE_ID, isMonitorTypeId, quantitiesOf } from '../monitorTypes/catalogue.ts';
 import { isIpAddress, jsonField, optBool, optEnum, optInt, optNum, portNumber, reqInt } from './fields.ts';
@@ -238,73 +238,79 @@ export const deviceImportProgressQuery = z.object({ jobId: z.string().trim().min
 /** The columns of the import file (the body fields of common/add); the export writes the same names first. */
 export const DEVICE_IMPORT_COLUMNS = Object.keys(deviceFields) as (keyof typeof deviceFields)[];
 
-export interface DeviceImportError {
+export const deviceImportErrorSchema = z.object({
   /** Spreadsheet row number (row 1 is the header). */
-  row: number;
-  field: string;
-  message: string;
-}
-export interface DeviceImportJob {
-  jobId: string;
-  status: 'running' | 'done' | 'failed';
-  total: number;
-  done: number;
-  inserted: number;
-  errors: DeviceImportError[];
-}
+  row: z.number().int(),
+  field: z.string(),
+  message: z.string(),
+});
+export type DeviceImportError = z.output<typeof deviceImportErrorSchema>;
+export const deviceImportJobSchema = z.object({
+  jobId: z.string(),
+  status: z.enum(['running', 'done', 'failed']),
+  total: z.number().int(),
+  done: z.number().int(),
+  inserted: z.number().int(),
+  errors: z.array(deviceImportErrorSchema),
+});
+export type DeviceImportJob = z.output<typeof deviceImportJobSchema>;
 
-export interface DeviceRow {
-  deviceId: number;
-  deviceName: string;
-  number: string;
-  description: string | null;
-  group: string | null;
-  moduleId: number;
-  platformId: number | null;
-  platformName: string | null;
-  terminalId: number | null;
-  terminalName: string | null;
-  type: DeviceKind | null;
-  protocolType: string | null;
-  ip: string | null;
-  port: number | null;
-  installedDepth: number | null;
-  offset: number | null;
-  offlineHours: number | null;
-  stationType: StationType | null;
-  initialX: number | null;
-  initialY: number | null;
-  initialZ: number | null;
-  initialValues: Record<string, number>;
-  filterThreshold: number | null;
-  communicationType: string | null;
-  serialPort: string | null;
-  baudRate: number | null;
-  initialLevel: number | null;
-  sensitivityCoefficient: number | null;
-  temperatureCoefficient: number | null;
-  initialFrequency: number | null;
-  initialTemperature: number | null;
-  params: DeviceParams;
-  state: DeviceState;
-  bound: boolean;
-  lastSeenAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+const int = () => z.number().int();
+export const deviceRowSchema = z.object({
+  deviceId: int(),
+  deviceName: z.string(),
+  number: z.string(),
+  description: z.string().nullable(),
+  group: z.string().nullable(),
+  moduleId: int(),
+  platformId: int().nullable(),
+  platformName: z.string().nullable(),
+  terminalId: int().nullable(),
+  terminalName: z.string().nullable(),
+  type: z.enum(DEVICE_KINDS).nullable(),
+  protocolType: z.string().nullable(),
+  ip: z.string().nullable(),
+  port: int().nullable(),
+  installedDepth: z.number().nullable(),
+  offset: z.number().nullable(),
+  offlineHours: z.number().nullable(),
+  stationType: z.enum(STATION_TYPES).nullable(),
+  initialX: z.number().nullable(),
+  initialY: z.number().nullable(),
+  initialZ: z.number().nullable(),
+  initialValues: z.record(z.string(), z.number()),
+  filterThreshold: z.number().nullable(),
+  communicationType: z.string().nullable(),
+  serialPort: z.string().nullable(),
+  baudRate: int().nullable(),
+  initialLevel: z.number().nullable(),
+  sensitivityCoefficient: z.number().nullable(),
+  temperatureCoefficient: z.number().nullable(),
+  initialFrequency: z.number().nullable(),
+  initialTemperature: z.number().nullable(),
+  /** The stored kind-specific extras (checked by the same schema as on input). */
+  params: deviceParams,
+  state: z.enum(DEVICE_STATES),
+  bound: z.boolean(),
+  lastSeenAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type DeviceRow = z.output<typeof deviceRowSchema>;
 
 /** A device for pickers (getAllDeviceDataList): site name and the monitor type label in the caller's language. */
-export interface DeviceOption {
-  deviceId: number;
-  deviceName: string;
-  number: string;
-  moduleId: number;
-  moduleName: string;
-  platformId: number;
-  platformName: string;
-  terminalId: number | null;
-  state: DeviceState;
-}
+export const deviceOptionSchema = z.object({
+  deviceId: int(),
+  deviceName: z.string(),
+  number: z.string(),
+  moduleId: int(),
+  moduleName: z.string(),
+  platformId: int(),
+  platformName: z.string(),
+  terminalId: int().nullable(),
+  state: z.enum(DEVICE_STATES),
+});
+export type DeviceOption = z.output<typeof deviceOptionSchema>;
 
 const tags = ['devices'];
 const D = '/api/v2/data/information/device';
@@ -322,6 +328,7 @@ export const devicesRoutes = routeTable({
     summary: "Devices in the caller's data scope, paged, filtered and sorted",
     tags,
     query: deviceListQuery,
+    response: zPage(deviceRowSchema),
   },
   listByRole: {
     method: 'GET',
@@ -330,6 +337,7 @@ export const devicesRoutes = routeTable({
     summary: "Every bound device of the caller's data scope (roleId accepted for compatibility)",
     tags,
     query: deviceRoleQuery,
+    response: z.array(deviceRowSchema),
   },
   add: {
     method: 'POST',
@@ -338,6 +346,7 @@ export const devicesRoutes = routeTable({
     summary: 'Add a device (an unbound device with the same number is taken back)',
     tags,
     body: deviceAddBody,
+    response: z.object({ deviceId: z.number().int() }),
   },
   edit: {
     method: 'POST',
@@ -346,6 +355,7 @@ export const devicesRoutes = routeTable({
     summary: 'Edit a device',
     tags,
     body: deviceEditBody,
+    response: z.null(),
   },
   delete: {
     method: 'POST',
@@ -354,6 +364,7 @@ export const devicesRoutes = routeTable({
     summary: 'Delete a device permanently',
     tags,
     body: deviceIdBody,
+    response: z.null(),
   },
   unbind: {
     method: 'POST',
@@ -362,6 +373,7 @@ export const devicesRoutes = routeTable({
     summary: 'Unbind a device from its site and terminal; it can be added again',
     tags,
     body: deviceIdBody,
+    response: z.null(),
   },
   gnssAdd: {
     method: 'POST',
@@ -370,6 +382,7 @@ export const devicesRoutes = routeTable({
     summary: 'Add a GNSS device (module 1) with its solution parameters',
     tags,
     body: gnssDeviceAddBody,
+    response: z.object({ deviceId: z.number().int() }),
   },
   gnssEdit: {
     method: 'POST',
@@ -378,6 +391,7 @@ export const devicesRoutes = routeTable({
     summary: 'Edit a GNSS device',
     tags,
     body: gnssDeviceEditBody,
+    response: z.null(),
   },
   options: {
     method: 'GET',
@@ -386,6 +400,7 @@ export const devicesRoutes = routeTable({
     summary: "Every bound device of the caller's data scope with site name and monitor type (pickers)",
     tags,
     query: deviceOptionsQuery,
+    response: z.array(deviceOptionSchema),
   },
   import: {
     method: 'POST',
@@ -394,6 +409,7 @@ export const devicesRoutes = routeTable({
     summary: 'Import devices from a CSV or XLSX file (base64); answers a job id',
     tags,
     body: deviceImportBody,
+    response: z.object({ jobId: z.string(), total: z.number().int() }),
   },
   importProgress: {
     method: 'GET',
@@ -402,6 +418,7 @@ export const devicesRoutes = routeTable({
     summary: 'Progress and row errors of an import job of the caller',
     tags,
     query: deviceImportProgressQuery,
+    response: deviceImportJobSchema,
   },
   export: {
     method: 'GET',
@@ -411,5 +428,6 @@ export const devicesRoutes = routeTable({
     tags,
     query: deviceExportQuery,
     tokenInQuery: true,
+    // No response schema: the answer is the file, not an envelope.
   },
 });

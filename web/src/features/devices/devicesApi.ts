@@ -3,18 +3,19 @@ import {
   GNSS_MODULE_ID,
   devicesRoutes,
   quantitiesOf,
+  deviceImportBody,
+  deviceListQuery,
+  gnssFourParameters,
+  gnssSevenParameters,
   type DeviceFileFormat,
-  type DeviceImportJob,
   type DeviceKind,
-  type DeviceOption,
   type DeviceParams,
   type DeviceRow,
-  type DeviceState,
   type GnssParams,
-  type Page,
   type StationType,
 } from '@geosentry/contract';
-import { callUntyped } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { call } from '../../shared/api.ts';
 import { currentLanguage } from '../../shared/i18n.ts';
 import { getToken } from '../../shared/storage.ts';
 import { blankToUndefined, change, picker } from '../../shared/query.ts';
@@ -22,13 +23,10 @@ import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export { DEVICE_SORT_FIELDS };
 
-export interface DeviceFilters {
-  keyword?: string | undefined;
-  platformId?: number | undefined;
-  moduleId?: number | undefined;
-  terminalId?: number | undefined;
-  state?: DeviceState | undefined;
-}
+/** The list's filters, as the contract reads them. */
+export type DeviceFilters = Partial<
+  Pick<z.output<typeof deviceListQuery>, 'keyword' | 'platformId' | 'moduleId' | 'terminalId' | 'state'>
+>;
 export interface DeviceListParams extends PagedParams, DeviceFilters {}
 
 type Num = number | null | undefined;
@@ -48,8 +46,8 @@ export interface FourParameterValues {
   rotation?: Num;
   scale?: Num;
 }
-export const SEVEN_KEYS = ['dx', 'dy', 'dz', 'rx', 'ry', 'rz', 'scale'] as const;
-export const FOUR_KEYS = ['dx', 'dy', 'rotation', 'scale'] as const;
+export const SEVEN_KEYS = gnssSevenParameters.keyof().options;
+export const FOUR_KEYS = gnssFourParameters.keyof().options;
 
 export interface GnssFormValues {
   ellipsoid?: GnssParams['ellipsoid'];
@@ -116,19 +114,19 @@ export const deviceDetailPath = (d: { deviceId: number; number: string }) =>
 
 /** A page of devices; a newer page request cancels an older one unless `keepEarlier` (pages shown side by side). */
 export const fetchDevices = (p: DeviceListParams, keepEarlier = false) =>
-  callUntyped<Page<DeviceRow>>(devicesRoutes.list, { ...p }, { keepEarlier });
+  call(devicesRoutes.list, { ...p }, { keepEarlier });
 
 /** How many devices match the filters (a one-row page: the total is counted on the server). */
 export const countDevices = (f: DeviceFilters) =>
-  callUntyped<Page<DeviceRow>>(devicesRoutes.list, { ...f, pageNum: 1, pageSize: 1 }, picker).then((p) => p.total);
+  call(devicesRoutes.list, { ...f, pageNum: 1, pageSize: 1 }, picker).then((p) => p.total);
 
 /** Devices for pickers and read-only overviews (any signed-in user, limited to the data scope). */
 export const fetchDeviceOptions = (p: { platformId?: number | undefined; moduleId?: number | undefined }) =>
-  callUntyped<DeviceOption[]>(devicesRoutes.options, p, picker);
+  call(devicesRoutes.options, p, picker);
 
 /** GNSS base stations of a site (a rover's baseline is solved against one). */
 export const fetchGnssBases = (platformId: number) =>
-  callUntyped<Page<DeviceRow>>(
+  call(
     devicesRoutes.list,
     { platformId, moduleId: GNSS_MODULE_ID, pageNum: 1, pageSize: 1000, sortField: 'deviceName' },
     picker,
@@ -136,7 +134,7 @@ export const fetchGnssBases = (platformId: number) =>
 
 /** One device by its number (the list's keyword also matches names; the exact number is picked). */
 export const fetchDeviceByNumber = (number: string) =>
-  callUntyped<Page<DeviceRow>>(devicesRoutes.list, { keyword: number, pageNum: 1, pageSize: 100 }, picker).then(
+  call(devicesRoutes.list, { keyword: number, pageNum: 1, pageSize: 100 }, picker).then(
     (p) => p.list.find((d) => d.number === number) ?? null,
   );
 
@@ -214,16 +212,22 @@ function body(v: DeviceFormValues, keptParams: DeviceParams | undefined) {
   };
 }
 
+/**
+ * The GNSS routes require the station type, and so does the form for a GNSS device; should it still be missing,
+ * it is sent missing and the server's validation message explains.
+ */
+const gnssStation = (v: DeviceFormValues) => v.stationType as StationType;
+
 /** Adds a device: GNSS devices (monitor type 1) through the GNSS route with their solution parameters. */
 export function addDevice(v: DeviceFormValues) {
   const { isGnss, ...b } = body(v, undefined);
   if (isGnss)
-    return callUntyped<{ deviceId: number }>(
+    return call(
       devicesRoutes.gnssAdd,
-      { ...b, gnss: gnssParamsOf(v.gnss, v.stationType) },
+      { ...b, stationType: gnssStation(v), gnss: gnssParamsOf(v.gnss, v.stationType) },
       change,
     );
-  return callUntyped<{ deviceId: number }>(devicesRoutes.add, b, change);
+  return call(devicesRoutes.add, b, change);
 }
 
 /** Edits a device; a GNSS device stays on the GNSS route, a device becoming GNSS carries its parameters. */
@@ -231,27 +235,25 @@ export function editDevice(before: DeviceRow, v: DeviceFormValues) {
   const { isGnss, ...b } = body(v, before.params);
   const deviceId = before.deviceId;
   if (isGnss && before.moduleId === GNSS_MODULE_ID)
-    return callUntyped<null>(devicesRoutes.gnssEdit, { deviceId, ...b, gnss: gnssParamsOf(v.gnss, v.stationType) }, change);
+    return call(
+      devicesRoutes.gnssEdit,
+      { deviceId, ...b, stationType: gnssStation(v), gnss: gnssParamsOf(v.gnss, v.stationType) },
+      change,
+    );
   if (isGnss)
-    return callUntyped<null>(
+    return call(
       devicesRoutes.edit,
       { deviceId, ...b, params: { ...(b.params ?? {}), gnss: gnssParamsOf(v.gnss, v.stationType) } },
       change,
     );
-  return callUntyped<null>(devicesRoutes.edit, { deviceId, ...b }, change);
+  return call(devicesRoutes.edit, { deviceId, ...b }, change);
 }
 
-export const deleteDevice = (deviceId: number) => callUntyped<null>(devicesRoutes.delete, { deviceId }, change);
-export const unbindDevice = (deviceId: number) => callUntyped<null>(devicesRoutes.unbind, { deviceId }, change);
+export const deleteDevice = (deviceId: number) => call(devicesRoutes.delete, { deviceId }, change);
+export const unbindDevice = (deviceId: number) => call(devicesRoutes.unbind, { deviceId }, change);
 
-export const startDeviceImport = (p: {
-  format: DeviceFileFormat;
-  contentBase64: string;
-  platformId?: number | undefined;
-  terminalId?: number | undefined;
-}) => callUntyped<{ jobId: string; total: number }>(devicesRoutes.import, p, change);
-export const fetchImportProgress = (jobId: string) =>
-  callUntyped<DeviceImportJob>(devicesRoutes.importProgress, { jobId }, picker);
+export const startDeviceImport = (p: z.input<typeof deviceImportBody>) => call(devicesRoutes.import, p, change);
+export const fetchImportProgress = (jobId: string) => call(devicesRoutes.importProgress, { jobId }, picker);
 
 /** The export address with the filters, the sort, the token (downloads carry it in the query) and the language. */
 export function exportUrl(format: DeviceFileFormat, p: DeviceListParams): string {
