@@ -229,68 +229,72 @@ describe('views that come and go', () => {
     },
   );
 
-  it("shows nobody another user's tabs, and drops a tab to a screen the user may no longer open", async () => {
-    const PASSWORD = 'Views-viewer-2026';
-    const admin = await apiLogin(server.url, 'admin', ADMIN_PASSWORD);
-    const role = await api<{ id: number }>(server.url, admin, '/api/v2/manage/role/add', {
-      name: 'Views viewer',
-      code: 'viewsViewer',
-    });
-    const setKeys = async (token: string, codes: string[]): Promise<void> => {
-      await api(server.url, token, '/api/v2/manage/role/setPermissions', {
-        roleId: role.id,
-        permissionIds: await permissionIds(server.url, token, codes),
+  it(
+    "shows nobody another user's tabs, and drops a tab to a screen the user may no longer open",
+    { timeout: 300_000 },
+    async () => {
+      const PASSWORD = 'Views-viewer-2026';
+      const admin = await apiLogin(server.url, 'admin', ADMIN_PASSWORD);
+      const role = await api<{ id: number }>(server.url, admin, '/api/v2/manage/role/add', {
+        name: 'Views viewer',
+        code: 'viewsViewer',
       });
-    };
-    await setKeys(admin, ['index', 'system:user', 'system:role']);
-    await api(server.url, admin, '/api/v2/manage/user/add', {
-      account: 'viewer',
-      password: PASSWORD,
-      name: 'Views viewer',
-      roleId: role.id,
-      scopeAll: true,
-    });
+      const setKeys = async (token: string, codes: string[]): Promise<void> => {
+        await api(server.url, token, '/api/v2/manage/role/setPermissions', {
+          roleId: role.id,
+          permissionIds: await permissionIds(server.url, token, codes),
+        });
+      };
+      await setKeys(admin, ['index', 'system:user', 'system:role']);
+      await api(server.url, admin, '/api/v2/manage/user/add', {
+        account: 'viewer',
+        password: PASSWORD,
+        name: 'Views viewer',
+        roleId: role.id,
+        scopeAll: true,
+      });
 
-    // The administrator opens two screens in this browser tab, then signs out.
-    const page = await newPage(browser, 'en-US');
-    await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
-    await menuScreens(page);
-    await openFromMenu(page, '/system/audit');
-    await openFromMenu(page, '/system/user');
-    await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/audit', '/system/user']);
-    await logout(page);
+      // The administrator opens two screens in this browser tab, then signs out.
+      const page = await newPage(browser, 'en-US');
+      await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+      await menuScreens(page);
+      await openFromMenu(page, '/system/audit');
+      await openFromMenu(page, '/system/user');
+      await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/audit', '/system/user']);
+      await logout(page);
 
-    // The viewer signing in here sees none of them.
-    await loginAs(page, server.url, 'viewer', PASSWORD);
-    await page.locator('[data-testid="side-menu"]').waitFor();
-    await expect.poll(() => tabPaths(page)).toEqual(['/home']);
-    await menuScreens(page);
-    await openFromMenu(page, '/system/role');
-    // A tab keeps the query of its address (where a list keeps its page, sort and filters).
-    await page.evaluate(() => (location.hash = '#/system/role?probe=kept'));
-    await page.waitForURL(/probe=kept/);
-    await openFromMenu(page, '/system/user');
-    await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/role', '/system/user']);
-    const stored = await page.evaluate(() =>
-      Object.keys(sessionStorage).filter((k) => k.startsWith('geosentry:tabs:')),
-    );
-    expect(stored).toHaveLength(1);
-    await page.reload();
-    await settle(page, '/system/user');
-    await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/role', '/system/user']);
-    await page.locator('[data-testid="tab-/system/role"]').click();
-    await page.waitForURL((u) => hashPath(u.toString()) === '/system/role');
-    expect(new URL(page.url()).hash).toContain('probe=kept');
-    await settle(page, '/system/role');
-    await page.locator('[data-testid="tab-/system/user"]').click();
-    await page.waitForURL((u) => hashPath(u.toString()) === '/system/user');
+      // The viewer signing in here sees none of them.
+      await loginAs(page, server.url, 'viewer', PASSWORD);
+      await page.locator('[data-testid="side-menu"]').waitFor();
+      await expect.poll(() => tabPaths(page)).toEqual(['/home']);
+      await menuScreens(page);
+      await openFromMenu(page, '/system/role');
+      // A tab keeps the query of its address (where a list keeps its page, sort and filters).
+      await page.evaluate(() => (location.hash = '#/system/role?probe=kept'));
+      await page.waitForURL(/probe=kept/);
+      await openFromMenu(page, '/system/user');
+      await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/role', '/system/user']);
+      const stored = await page.evaluate(() =>
+        Object.keys(sessionStorage).filter((k) => k.startsWith('geosentry:tabs:')),
+      );
+      expect(stored).toHaveLength(1);
+      await page.reload();
+      await settle(page, '/system/user');
+      await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/role', '/system/user']);
+      await page.locator('[data-testid="tab-/system/role"]').click();
+      await page.waitForURL((u) => hashPath(u.toString()) === '/system/role');
+      expect(new URL(page.url()).hash).toContain('probe=kept');
+      await settle(page, '/system/role');
+      await page.locator('[data-testid="tab-/system/user"]').click();
+      await page.waitForURL((u) => hashPath(u.toString()) === '/system/user');
 
-    // The roles screen is taken from the viewer's role: after a refresh its tab is gone, the others stay.
-    await setKeys(await apiLogin(server.url, 'admin', ADMIN_PASSWORD), ['index', 'system:user']);
-    await page.reload();
-    await page.locator('[data-testid="side-menu"]').waitFor();
-    await settle(page, '/system/user');
-    await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/user']);
-    await page.context().close();
-  });
+      // The roles screen is taken from the viewer's role: after a refresh its tab is gone, the others stay.
+      await setKeys(await apiLogin(server.url, 'admin', ADMIN_PASSWORD), ['index', 'system:user']);
+      await page.reload();
+      await page.locator('[data-testid="side-menu"]').waitFor();
+      await settle(page, '/system/user');
+      await expect.poll(() => tabPaths(page)).toEqual(['/home', '/system/user']);
+      await page.context().close();
+    },
+  );
 });
