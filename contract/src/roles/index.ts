@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { pageQuery, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 
+/** Sort fields of the roles list. */
+export const ROLE_SORT_FIELDS = ['name', 'code', 'createdAt', 'userCount'] as const;
+export type RoleSortField = (typeof ROLE_SORT_FIELDS)[number];
+
 export const roleListQuery = pageQuery().extend({ keyword: zOptText(100) });
 const roleFields = {
   name: zText(100),

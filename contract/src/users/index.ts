@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { pageQuery, zBool, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 
+/** Sort fields of the users list. */
+export const USER_SORT_FIELDS = ['account', 'name', 'createdAt', 'lastLoginAt', 'roleName', 'enabled'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
 export const userListQuery = pageQuery().extend({
   keyword: zOptText(100),
   roleId: zInt().optional(),

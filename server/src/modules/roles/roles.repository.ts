@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { RoleRow } from '@geosentry/contract';
+import type { RoleRow, RoleSortField } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 
 const SORTABLE: Record<string, string> = {
@@ -7,7 +7,7 @@ const SORTABLE: Record<string, string> = {
   code: 'r.code',
   createdAt: 'r.created_at',
   userCount: 'user_count',
-};
+} satisfies Record<RoleSortField, string>;
 
 function selectRoles(db: Db) {
   return db.k

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { UserRow } from '@geosentry/contract';
+import type { UserRow, UserSortField } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 
 const SORTABLE: Record<string, string> = {
@@ -9,7 +9,7 @@ const SORTABLE: Record<string, string> = {
   lastLoginAt: 'u.last_login_at',
   roleName: 'r.name',
   enabled: 'u.enabled',
-};
+} satisfies Record<UserSortField, string>;
 
 export interface UserListFilter {
   pageNum: number;

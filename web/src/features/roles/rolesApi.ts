@@ -1,9 +1,8 @@
 import type { z } from 'zod';
-import { roleAddBody, roleListQuery, rolesRoutes } from '@geosentry/contract';
+import { ROLE_SORT_FIELDS, roleAddBody, roleListQuery, rolesRoutes, type RoleSortField } from '@geosentry/contract';
 import { call } from '../../shared/api.ts';
 
-export const ROLE_SORT_FIELDS = ['name', 'code', 'createdAt', 'userCount'] as const;
-export type RoleSortField = (typeof ROLE_SORT_FIELDS)[number];
+export { ROLE_SORT_FIELDS, type RoleSortField };
 
 /** The list's query as the page holds it (the contract's, with paging given). */
 export type RoleListParams = z.output<typeof roleListQuery>;

@@ -1,9 +1,16 @@
 import type { z } from 'zod';
-import { platformsRoutes, rolesRoutes, userAddBody, userListQuery, usersRoutes } from '@geosentry/contract';
+import {
+  USER_SORT_FIELDS,
+  platformsRoutes,
+  rolesRoutes,
+  userAddBody,
+  userListQuery,
+  usersRoutes,
+  type UserSortField,
+} from '@geosentry/contract';
 import { call, isCancel } from '../../shared/api.ts';
 
-export const USER_SORT_FIELDS = ['account', 'name', 'createdAt', 'lastLoginAt', 'roleName', 'enabled'] as const;
-export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+export { USER_SORT_FIELDS, type UserSortField };
 
 /** The list's query as the page holds it (the contract's, with paging given). */
 export type UserListParams = z.output<typeof userListQuery>;
