@@ -1,74 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { signLogin } from '@geosentry/contract';
-import { ADMIN_PASSWORD, launchBrowser, loginAs, newPage, shot, startServer, type RunningServer } from './harness.ts';
-
-interface Envelope<T> {
-  status: number;
-  info: string;
-  data: T;
-}
-
-async function raw<T>(url: string, token: string, method: 'GET' | 'POST', path: string, params = {}) {
-  const f = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const r = await fetch(method === 'GET' ? `${url}${path}?${f}` : `${url}${path}`, {
-    method,
-    headers: { token, ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-    body: method === 'POST' ? f : undefined,
-  });
-  return (await r.json()) as Envelope<T>;
-}
-
-/** Calls the API as a script would (form-encoded POST bodies, token header); fails on an error status. */
-async function api<T>(url: string, token: string, method: 'GET' | 'POST', path: string, params = {}): Promise<T> {
-  const env = await raw<T>(url, token, method, path, params);
-  if (env.status !== 0 && env.status !== 5) throw new Error(`${path}: ${env.status} ${env.info}`);
-  return env.data;
-}
-
-async function apiLogin(url: string): Promise<string> {
-  const { signature, time } = signLogin(ADMIN_PASSWORD);
-  const r = await fetch(`${url}/api/v2/manage/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account: 'admin', signature, time, flag: '1' }),
-  });
-  return ((await r.json()) as Envelope<{ token: string }>).data.token;
-}
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  loginAs,
+  newPage,
+  shot,
+  startServer,
+  type RunningServer,
+  api,
+  apiRaw,
+  apiLogin,
+  ingest,
+  type Terminal,
+} from './harness.ts';
 
 interface RegionNode {
   code: string;
   children?: RegionNode[];
 }
-interface Terminal {
-  terminalId: number;
-  key: string;
-}
-
-/** Posts readings as a data logger does (HTTP ingest with the terminal's id and key). */
-async function ingest(url: string, term: Terminal, device: string, readings: { ts: number; values: object }[]) {
-  const r = await fetch(`${url}/api/v2/ingest/readings`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-terminal-id': String(term.terminalId),
-      'x-terminal-key': term.key,
-      'x-device-number': device,
-    },
-    body: JSON.stringify(readings),
-  });
-  const env = (await r.json()) as Envelope<unknown>;
-  if (r.status !== 200 || env.status !== 0) throw new Error(`ingest ${device}: ${r.status} ${env.status} ${env.info}`);
-}
-
 const HOUR = 3_600_000;
 /** Generous waits: the two-core machine runs the server, the browser and the test at once. */
 const slow = { timeout: 30_000, interval: 250 };
 
-async function snap(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(700);
-  await shot(page, name);
-}
+const snap = (page: Page, name: string): Promise<void> => shot(page, name);
 
 describe('alerts in a real browser', () => {
   let server: RunningServer;
@@ -165,8 +120,7 @@ describe('alerts in a real browser', () => {
     const table = page.locator('[data-testid="alert-table"]');
     await expect.poll(() => table.textContent(), slow).toContain('No alerts');
     await page.locator('[data-testid="alert-bell"][data-live="1"]').waitFor();
-    // The subscription goes out right after the server's hello; give the server a moment to take it.
-    await page.waitForTimeout(500);
+    // The pop-up goes to every socket of the session (subscribed or not): the socket is up once it was greeted.
 
     // ---- a reading over the yellow value: pop-up, then the row ----
     await ingest(server.url, term, 'NDS-P7', [{ ts: Date.now(), values: { waterLevel: 16.25, battery: 89 } }]);
@@ -233,7 +187,7 @@ describe('alerts in a real browser', () => {
     // The record is locked on the server too: processing it again is refused. (The browser's login ended the
     // script's session, so these calls use the browser's token.)
     const browserToken = (await page.evaluate(() => localStorage.getItem('token')))!;
-    const again = await raw<unknown>(server.url, browserToken, 'POST', '/api/v2/data/alert/processAlert', {
+    const again = await apiRaw<unknown>(server.url, browserToken, 'POST', '/api/v2/data/alert/processAlert', {
       id: alertId,
       processed: 0,
       suggestion: 'changed',

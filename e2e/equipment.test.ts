@@ -1,37 +1,18 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { signLogin } from '@geosentry/contract';
-import { ADMIN_PASSWORD, launchBrowser, loginAs, newPage, shot, startServer, type RunningServer } from './harness.ts';
-
-interface Envelope<T> {
-  status: number;
-  info: string;
-  data: T;
-}
-
-/** Calls the API as a script would (form-encoded POST bodies, token header). */
-async function api<T>(url: string, token: string, method: 'GET' | 'POST', path: string, params = {}): Promise<T> {
-  const f = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const r = await fetch(method === 'GET' ? `${url}${path}?${f}` : `${url}${path}`, {
-    method,
-    headers: { token, ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-    body: method === 'POST' ? f : undefined,
-  });
-  const env = (await r.json()) as Envelope<T>;
-  if (env.status !== 0 && env.status !== 5) throw new Error(`${path}: ${env.status} ${env.info}`);
-  return env.data;
-}
-
-async function apiLogin(url: string): Promise<string> {
-  const { signature, time } = signLogin(ADMIN_PASSWORD);
-  const r = await fetch(`${url}/api/v2/manage/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account: 'admin', signature, time, flag: '1' }),
-  });
-  return ((await r.json()) as Envelope<{ token: string }>).data.token;
-}
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  loginAs,
+  newPage,
+  shot,
+  startServer,
+  type RunningServer,
+  api,
+  apiLogin,
+  type Envelope,
+} from './harness.ts';
 
 interface RegionNode {
   code: string;
@@ -81,11 +62,8 @@ async function openScreen(page: Page, url: string, path: string, testId: string)
   await page.locator(`[data-testid="${testId}"]`).waitFor();
 }
 
-/** A screenshot once drawers, modals and messages have finished moving. */
-async function snap(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(600);
-  await shot(page, name);
-}
+/** A screenshot once drawers, modals and messages have finished moving (shot() waits for it). */
+const snap = (page: Page, name: string): Promise<void> => shot(page, name);
 
 const table = (page: Page, testId: string) => page.locator(`[data-testid="${testId}"]`);
 const errors = (page: Page) => page.locator('.ant-form-item-explain-error');

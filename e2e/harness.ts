@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import { signLogin } from '@geosentry/contract';
+import { copyPgliteTemplate } from '../server/test/templateDb.ts';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 export const ADMIN_PASSWORD = 'E2e-admin-password-1';
@@ -33,7 +35,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   if (!fs.existsSync(path.join(ROOT, 'web/dist/index.html')))
     throw new Error('web/dist is missing: run `npm run build` first');
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-e2e-'));
+  // A copy of the migrated PGlite template (server/test/templateDb.ts): the server's own initdb and migrations
+  // took 10 to 25 s per start on the loaded two-core machine; it still runs migrate() (nothing left to do).
+  const dataDir =
+    (env.DATABASE_URL ?? process.env.DATABASE_URL)
+      ? fs.mkdtempSync(path.join(os.tmpdir(), 'gs-e2e-'))
+      : await copyPgliteTemplate('migrated');
   let out = '';
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
@@ -53,7 +60,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // Generous: on the shared two-core machine under load a start has taken over 100 s (tsx, PGlite, the app).
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
     try {
@@ -102,12 +110,248 @@ export async function newPage(browser: Browser, locale: string): Promise<Page> {
   const page = await context.newPage();
   // Generous waits: the two-core CI machine runs the server, the browser and the tests at once.
   page.setDefaultTimeout(60_000);
+  watch(page);
   return page;
 }
 
-export async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+interface Watched {
+  /** Requests sent and not yet answered (or failed). */
+  pending: Set<Request>;
+  /** Messages the server sent on the page's sockets, parsed (JSON ones only). */
+  received: { type?: unknown; all?: unknown; platformIds?: unknown }[];
+}
+const watched = new WeakMap<Page, Watched>();
+
+/** Follows a page's requests and socket messages (newPage does it; settle() and subscribed() start it late). */
+export function watch(page: Page): Watched {
+  let w = watched.get(page);
+  if (w) return w;
+  const mine: Watched = { pending: new Set(), received: [] };
+  page.on('request', (r) => mine.pending.add(r));
+  page.on('requestfinished', (r) => mine.pending.delete(r));
+  page.on('requestfailed', (r) => mine.pending.delete(r));
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', (f) => {
+      try {
+        if (typeof f.payload === 'string') mine.received.push(JSON.parse(f.payload) as Watched['received'][number]);
+      } catch {
+        /* not JSON */
+      }
+    }),
+  );
+  watched.set(page, mine);
+  w = mine;
+  return w;
+}
+
+/**
+ * Waits until the server has confirmed a subscription of the page's live socket ({"type":"subscribed"}), to all
+ * sites or to `platformId`: a reading ingested after it reaches the page.
+ */
+export async function subscribed(page: Page, platformId?: number, timeout = 30_000): Promise<void> {
+  const w = watch(page);
+  const deadline = Date.now() + timeout;
+  const ok = (m: Watched['received'][number]): boolean =>
+    m.type === 'subscribed' &&
+    (platformId === undefined ||
+      m.all === true ||
+      (Array.isArray(m.platformIds) && (m.platformIds as unknown[]).includes(platformId)));
+  // The server answers every subscribe and unsubscribe with the whole set: the last answer is the state.
+  const current = (): boolean => {
+    const last = w.received.filter((m) => m.type === 'subscribed').at(-1);
+    return last !== undefined && ok(last);
+  };
+  while (!current()) {
+    if (Date.now() > deadline)
+      throw new Error(`no subscription confirmed by the server (socket messages: ${JSON.stringify(w.received)})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * What is still moving on the page, or '' when nothing is: finite CSS animations and transitions (drawers,
+ * modals, dropdowns and messages coming and going; spinners' endless ones are not waiting for anything), visible
+ * loading spinners, images and fonts still loading, and canvases (charts draw their entry animation frame by
+ * frame) whose pixels changed since the previous probe. Not rc-motion's class names: a button's loading icon
+ * keeps its `-leave-active` class when its transition never ends.
+ */
+function movingProbe(): string {
+  const w = window as unknown as { __gsCanvas?: string };
+  const visible = (el: Element): boolean => el.getClientRects().length > 0;
+  if (document.fonts.status !== 'loaded') return 'fonts';
+  for (const a of document.getAnimations()) {
+    if (a.playState !== 'running') continue;
+    const iterations = a.effect?.getComputedTiming().iterations;
+    if (iterations !== Infinity) return `animation ${(a as CSSAnimation).animationName ?? 'transition'}`;
+  }
+  for (const el of Array.from(document.querySelectorAll('.ant-spin-spinning'))) if (visible(el)) return 'spinner';
+  for (const img of Array.from(document.images)) if (!img.complete && visible(img)) return `image ${img.src}`;
+  let sig = '';
+  for (const c of Array.from(document.querySelectorAll('canvas'))) {
+    if (!visible(c)) continue;
+    try {
+      const d = c.toDataURL();
+      let h = 0;
+      for (let i = 0; i < d.length; i += 7) h = (h * 31 + d.charCodeAt(i)) | 0;
+      sig += `${c.width}x${c.height}:${d.length}:${h};`;
+    } catch {
+      /* a tainted canvas cannot be read: not waited for */
+    }
+  }
+  const before = w.__gsCanvas;
+  w.__gsCanvas = sig;
+  return sig !== '' && sig !== before ? 'canvas' : '';
+}
+
+/**
+ * Waits until the page has settled: no request in flight and nothing moving (movingProbe) in two probes in a
+ * row, 100 ms apart. Used before every screenshot instead of a fixed sleep; says what still moved on timeout.
+ */
+export async function settle(page: Page, timeout = 20_000): Promise<void> {
+  const w = watch(page);
+  const deadline = Date.now() + timeout;
+  let quiet = 0;
+  for (;;) {
+    const last =
+      w.pending.size > 0
+        ? `request ${[...w.pending].map((r) => r.url()).join(', ')}`
+        : await page.evaluate(movingProbe).catch((e: unknown) => `probe failed: ${String(e)}`);
+    quiet = last === '' ? quiet + 1 : 0;
+    if (quiet >= 2) return;
+    if (Date.now() > deadline) throw new Error(`the page did not settle in ${timeout} ms: ${last}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A screenshot of the viewport (test-results/screenshots/<name>.png) once the page has settled. */
+export async function shot(page: Page, name: string, dir = SHOTS): Promise<void> {
+  await settle(page);
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
+}
+
+/**
+ * Fails when the page shows a raw catalogue key instead of its translation: an element whose whole text (or
+ * placeholder, or title) looks like `namespace:key` or `a.b` (letters and digits, no spaces). Hidden views
+ * (keep-alive) are skipped.
+ */
+export async function expectNoRawKeys(page: Page): Promise<void> {
+  const raw = await page.evaluate(() => {
+    const key = /^[a-z][A-Za-z0-9_]*(?:[.:][A-Za-z][A-Za-z0-9_]*)+$/;
+    const found: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      if (el.getClientRects().length === 0) continue;
+      const own = Array.from(el.childNodes)
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? '')
+        .join('')
+        .trim();
+      for (const text of [own, el.getAttribute('placeholder') ?? '', el.getAttribute('title') ?? ''])
+        if (key.test(text.trim())) found.push(text.trim());
+    }
+    return [...new Set(found)];
+  });
+  if (raw.length) throw new Error(`raw catalogue keys on ${page.url()}: ${raw.join(', ')}`);
+}
+
+// ── The API as a script calls it ─────────────────────────────────────────────────────────────────────────
+
+export interface Envelope<T> {
+  status: number;
+  info: string;
+  data: T;
+}
+
+type Params = Record<string, unknown>;
+
+function form(params: Params): URLSearchParams {
+  return new URLSearchParams(
+    Object.entries(params).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, String(x)]) : [[k, String(v)]])),
+  );
+}
+
+/** Calls the API (GET query or form-encoded POST, token header) and returns the envelope as it came. */
+export async function apiRaw<T>(
+  url: string,
+  token: string,
+  method: 'GET' | 'POST',
+  route: string,
+  params: Params = {},
+): Promise<Envelope<T>> {
+  const f = form(params);
+  const r = await fetch(method === 'GET' ? `${url}${route}?${f}` : `${url}${route}`, {
+    method,
+    headers: { token, ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    body: method === 'POST' ? f : undefined,
+  });
+  return (await r.json()) as Envelope<T>;
+}
+
+/** Calls the API as a script would; fails on an error status (5, "no data", is an answer). */
+export async function api<T>(
+  url: string,
+  token: string,
+  method: 'GET' | 'POST',
+  route: string,
+  params: Params = {},
+): Promise<T> {
+  const env = await apiRaw<T>(url, token, method, route, params);
+  if (env.status !== 0 && env.status !== 5) throw new Error(`${route}: ${env.status} ${env.info}`);
+  return env.data;
+}
+
+/** Logs in through the API (a signed password, as the login page sends it); returns the token or fails. */
+export async function apiLogin(url: string, account = 'admin', password = ADMIN_PASSWORD): Promise<string> {
+  const { signature, time } = signLogin(password);
+  const r = await fetch(`${url}/api/v2/manage/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ account, signature, time, flag: '1' }),
+  });
+  const env = (await r.json()) as Envelope<{ token: string }>;
+  if (env.status !== 0) throw new Error(`login ${account}: ${env.status} ${env.info}`);
+  return env.data.token;
+}
+
+export interface Terminal {
+  terminalId: number;
+  key: string;
+}
+
+/** Posts readings as a data logger does (HTTP ingest with the terminal's id and key); fails unless accepted. */
+export async function ingest(
+  url: string,
+  term: Terminal,
+  device: string,
+  readings: { ts: number; values: Record<string, number> }[],
+): Promise<void> {
+  const r = await fetch(`${url}/api/v2/ingest/readings`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-terminal-id': String(term.terminalId),
+      'x-terminal-key': term.key,
+      'x-device-number': device,
+    },
+    body: JSON.stringify(readings),
+  });
+  const env = (await r.json()) as Envelope<unknown>;
+  if (r.status !== 200 || env.status !== 0) throw new Error(`ingest ${device}: ${r.status} ${env.status} ${env.info}`);
+}
+
+// ── Signing in ──────────────────────────────────────────────────────────────────────────────────────────
+
+/** A new page in the browser language `locale`, signed in through the login page (admin by default). */
+export async function signedIn(
+  browser: Browser,
+  url: string,
+  locale = 'en-US',
+  account = 'admin',
+  password = ADMIN_PASSWORD,
+): Promise<Page> {
+  const page = await newPage(browser, locale);
+  await loginAs(page, url, account, password);
+  return page;
 }
 
 /**

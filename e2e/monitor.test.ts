@@ -1,76 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { signLogin } from '@geosentry/contract';
-import { ADMIN_PASSWORD, launchBrowser, loginAs, newPage, shot, startServer, type RunningServer } from './harness.ts';
-
-interface Envelope<T> {
-  status: number;
-  info: string;
-  data: T;
-}
-
-/** Calls the API as a script would (form-encoded POST bodies, token header). */
-async function api<T>(url: string, token: string, method: 'GET' | 'POST', path: string, params = {}): Promise<T> {
-  const f = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const r = await fetch(method === 'GET' ? `${url}${path}?${f}` : `${url}${path}`, {
-    method,
-    headers: { token, ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-    body: method === 'POST' ? f : undefined,
-  });
-  const env = (await r.json()) as Envelope<T>;
-  if (env.status !== 0 && env.status !== 5) throw new Error(`${path}: ${env.status} ${env.info}`);
-  return env.data;
-}
-
-async function apiLogin(url: string): Promise<string> {
-  const { signature, time } = signLogin(ADMIN_PASSWORD);
-  const r = await fetch(`${url}/api/v2/manage/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account: 'admin', signature, time, flag: '1' }),
-  });
-  return ((await r.json()) as Envelope<{ token: string }>).data.token;
-}
+import {
+  settle,
+  ADMIN_PASSWORD,
+  launchBrowser,
+  loginAs,
+  newPage,
+  shot,
+  startServer,
+  type RunningServer,
+  api,
+  apiLogin,
+  ingest,
+  subscribed,
+  type Terminal,
+} from './harness.ts';
 
 interface RegionNode {
   code: string;
   children?: RegionNode[];
 }
 
-interface Terminal {
-  terminalId: number;
-  key: string;
-}
-
-/** Posts readings as a data logger does (HTTP ingest with the terminal's id and key). */
-async function ingest(
-  url: string,
-  term: Terminal,
-  device: string,
-  readings: { ts: number; values: Record<string, number> }[],
-): Promise<void> {
-  const r = await fetch(`${url}/api/v2/ingest/readings`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-terminal-id': String(term.terminalId),
-      'x-terminal-key': term.key,
-      'x-device-number': device,
-    },
-    body: JSON.stringify(readings),
-  });
-  const env = (await r.json()) as Envelope<unknown>;
-  if (r.status !== 200) throw new Error(`ingest ${device}: ${r.status} ${env.info}`);
-}
-
 const HOUR = 3_600_000;
 /** Generous waits: the two-core machine runs the server, the browser and the test at once. */
 const slow = { timeout: 30_000, interval: 250 };
 
-async function snap(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(700);
-  await shot(page, name);
-}
+const snap = (page: Page, name: string): Promise<void> => shot(page, name);
 
 describe('monitor data screens in a real browser', () => {
   let server: RunningServer;
@@ -168,8 +123,8 @@ describe('monitor data screens in a real browser', () => {
     const table = page.locator('[data-testid="rt-table"]');
     await expect.poll(() => table.textContent(), slow).toContain('Ridge displacement D1');
     await page.locator('[data-testid="monitor-live"][data-connected="1"]').waitFor();
-    // The subscription goes out right after the server's hello; give the server a moment to take it.
-    await page.waitForTimeout(500);
+    // The subscription goes out right after the server's hello: a reading sent before the server took it is lost.
+    await subscribed(page, siteId);
     await page.evaluate(() => ((window as unknown as { __noReload: number }).__noReload = 42));
     const cell = page.locator(`[data-testid="rt-value-${ids['RDG-W1']}-waterLevel"]`);
     expect(await cell.textContent()).not.toContain('15.432');
@@ -212,7 +167,7 @@ describe('monitor data screens in a real browser', () => {
     const tilt = page.locator(`[data-testid="status-state-${ids['RDG-T1']}"]`);
     expect(await tilt.textContent()).toContain('Offline');
     await page.locator('[data-testid="monitor-status"] [data-testid="monitor-live"][data-connected="1"]').waitFor();
-    await page.waitForTimeout(500);
+    await subscribed(page, siteId);
     await ingest(server.url, term, 'RDG-T1', [{ ts: Date.now(), values: { tiltX: 0.12, tiltY: -0.05 } }]);
     await expect.poll(() => tilt.textContent(), slow).toContain('Normal');
     await snap(page, 'monitor-status-en');
@@ -249,7 +204,6 @@ describe('monitor data screens in a real browser', () => {
     await expect.poll(() => page.locator('[data-testid="forecast-checks"]').textContent(), slow).toMatch(/C = .*P = /);
     await page.locator('[data-testid="forecast-iv-run"]').click();
     await page.locator('[data-testid="forecast-iv"]').getByText('Decision support').first().waitFor();
-    await page.waitForTimeout(1000);
     await snap(page, 'monitor-forecast-en');
     await page.locator('[data-testid="forecast-iv"]').scrollIntoViewIfNeeded();
     await snap(page, 'monitor-forecast-iv-en');
@@ -260,7 +214,8 @@ describe('monitor data screens in a real browser', () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     for (const path of ['realTimeData', 'historyData', 'forecast']) {
       await page.goto(`${server.url}/#/monitor/${path}?platformId=${siteId}`);
-      await page.waitForTimeout(800);
+      await page.locator(`[data-testid="tab-/monitor/${path}"]`).waitFor();
+      await settle(page);
       const overflow = await page.evaluate(() => {
         const main = document.querySelector('#gs-main');
         return main ? main.scrollWidth - main.clientWidth : 0;

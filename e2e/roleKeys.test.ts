@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Response } from 'playwright-core';
-import { PERMISSION_CATALOGUE, signLogin } from '@geosentry/contract';
-import { ADMIN_PASSWORD, launchBrowser, newPage, shot, startServer, type RunningServer } from './harness.ts';
-
-interface Envelope<T> {
-  status: number;
-  info: string;
-  data: T;
-}
+import { PERMISSION_CATALOGUE } from '@geosentry/contract';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  newPage,
+  shot,
+  startServer,
+  type RunningServer,
+  api,
+  apiLogin,
+} from './harness.ts';
 
 /**
  * Every route role key of the permission catalogue that has a screen: the screen's paths and what the screen shows
@@ -123,32 +126,6 @@ const NO_SCREEN = new Set([
 
 /** Envelope statuses that end the session (spec §8). */
 const SESSION_END = new Set([1000, 1001, 1002, 1003, 1004, 40004]);
-
-async function api<T>(url: string, token: string, method: 'GET' | 'POST', path: string, params = {}): Promise<T> {
-  const f = new URLSearchParams(
-    Object.entries(params).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, String(x)]) : [[k, String(v)]])),
-  );
-  const r = await fetch(method === 'GET' ? `${url}${path}?${f}` : `${url}${path}`, {
-    method,
-    headers: { token, ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-    body: method === 'POST' ? f : undefined,
-  });
-  const env = (await r.json()) as Envelope<T>;
-  if (env.status !== 0 && env.status !== 5) throw new Error(`${path}: ${env.status} ${env.info}`);
-  return env.data;
-}
-
-async function apiLogin(url: string, account: string, password: string): Promise<string> {
-  const { signature, time } = signLogin(password);
-  const r = await fetch(`${url}/api/v2/manage/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, signature, time, flag: '1' }),
-  });
-  const env = (await r.json()) as Envelope<{ token: string }>;
-  if (env.status !== 0) throw new Error(`login ${account}: ${env.status} ${env.info}`);
-  return env.data.token;
-}
 
 describe('a role holding only a screen key uses the screen', () => {
   let server: RunningServer;

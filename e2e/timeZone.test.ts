@@ -1,38 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { signLogin } from '@geosentry/contract';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ADMIN_PASSWORD, SHOTS, launchBrowser, loginAs, shot, startServer, type RunningServer } from './harness.ts';
-
-interface Envelope<T> {
-  status: number;
-  info: string;
-  data: T;
-}
-
-/** Calls the API as a script would (form-encoded POST bodies, token header). */
-async function api<T>(url: string, token: string, method: 'GET' | 'POST', path: string, params = {}): Promise<T> {
-  const f = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const r = await fetch(method === 'GET' ? `${url}${path}?${f}` : `${url}${path}`, {
-    method,
-    headers: { token, ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-    body: method === 'POST' ? f : undefined,
-  });
-  const env = (await r.json()) as Envelope<T>;
-  if (env.status !== 0 && env.status !== 5) throw new Error(`${path}: ${env.status} ${env.info}`);
-  return env.data;
-}
-
-async function apiLogin(url: string): Promise<string> {
-  const { signature, time } = signLogin(ADMIN_PASSWORD);
-  const r = await fetch(`${url}/api/v2/manage/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account: 'admin', signature, time, flag: '1' }),
-  });
-  return ((await r.json()) as Envelope<{ token: string }>).data.token;
-}
+import {
+  settle,
+  ADMIN_PASSWORD,
+  SHOTS,
+  launchBrowser,
+  loginAs,
+  shot,
+  startServer,
+  type RunningServer,
+  api,
+  apiLogin,
+} from './harness.ts';
 
 interface RegionNode {
   code: string;
@@ -47,6 +28,7 @@ const dateIn = (t: number, zone: string) => new Date(t).toLocaleDateString('sv-S
 
 /** A screenshot of the history chart card (its time axis and the zone named under it). */
 async function chartShot(page: Page, name: string): Promise<void> {
+  await settle(page);
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.locator('[data-testid="history-chart"]').screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
@@ -190,7 +172,6 @@ describe('time in the user zone (issue 14) in a real browser', () => {
     expect(await rows.last().locator('td').first().textContent()).toBe(first);
     await page.locator('[data-testid="history-view"]').getByText('Chart').click();
     await page.locator('[data-testid="history-chart"] canvas').first().waitFor();
-    await page.waitForTimeout(700);
     await shot(page, 'tz-history-day-shanghai');
     await chartShot(page, 'tz-history-day-shanghai-chart');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
@@ -209,7 +190,6 @@ describe('time in the user zone (issue 14) in a real browser', () => {
     await expect.poll(() => page.locator('[data-testid="history-stat-total"]').textContent(), slow).toContain('Total');
     await page.locator('[data-testid="history-view"]').getByText('Chart').click();
     await page.locator('[data-testid="history-chart"] canvas').first().waitFor();
-    await page.waitForTimeout(700);
     await shot(page, 'tz-history-rainfall-shanghai');
     await chartShot(page, 'tz-history-rainfall-shanghai-chart');
   }, 300_000);
@@ -229,7 +209,6 @@ describe('time in the user zone (issue 14) in a real browser', () => {
     await shot(page, 'tz-history-day-berlin-table');
     await page.locator('[data-testid="history-view"]').getByText('Chart').click();
     await page.locator('[data-testid="history-chart"] canvas').first().waitFor();
-    await page.waitForTimeout(700);
     await shot(page, 'tz-history-day-berlin');
     await chartShot(page, 'tz-history-day-berlin-chart');
 

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { signLogin } from '@geosentry/contract';
-import { ADMIN_PASSWORD, launchBrowser, loginAs, newPage, shot, startServer, type RunningServer } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  loginAs,
+  newPage,
+  shot,
+  startServer,
+  type RunningServer,
+  apiLogin,
+  type Envelope,
+} from './harness.ts';
 
 /**
  * TS management (tailings supervision records) in a real browser: a record of a pond bound to an enterprise
@@ -10,12 +19,6 @@ import { ADMIN_PASSWORD, launchBrowser, loginAs, newPage, shot, startServer, typ
  * by problem type and responsible person, marked rectified with a result and a result document, and the list
  * is read in Chinese and Korean. Screenshots: test-results/screenshots/ts-*.png.
  */
-
-interface Envelope<T> {
-  status: number;
-  info: string;
-  data: T;
-}
 
 const SITE = 'Baiyangping Tailings Pond';
 const ENTERPRISE = 'Yunnan Copper Tailings Co.';
@@ -33,16 +36,6 @@ const PDF = Buffer.from(
   ].join('\n'),
   'latin1',
 );
-
-async function apiLogin(url: string): Promise<string> {
-  const { signature, time } = signLogin(ADMIN_PASSWORD);
-  const r = await fetch(`${url}/api/v2/manage/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account: 'admin', signature, time, flag: '1' }),
-  });
-  return ((await r.json()) as Envelope<{ token: string }>).data.token;
-}
 
 /**
  * A tailings site bound to a tailings enterprise, its responsible person and one of another site (neither
@@ -94,10 +87,7 @@ async function createSites(url: string): Promise<void> {
 
 const dropdown = (page: Page) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
 
-async function snap(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(600);
-  await shot(page, name);
-}
+const snap = (page: Page, name: string): Promise<void> => shot(page, name);
 
 async function openScreen(page: Page, url: string): Promise<void> {
   await page.goto(`${url}/#/information/TSManagement`);
