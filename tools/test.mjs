@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: everything, in order. Type check, lint, unit and API tests (PGlite, and PostgreSQL on
-// 127.0.0.1:5432: under CI=true an unreachable PostgreSQL is a failure, not a skip), the web build,
-// and browser tests in headless Chromium (installed from Debian's packages when missing and we are root).
-import { spawnSync } from 'node:child_process';
+// `npm test`: everything. Type check, lint, unit and API tests (PGlite, and PostgreSQL on 127.0.0.1:5432: under
+// CI=true an unreachable PostgreSQL is a failure, not a skip), the web build, and browser tests in headless
+// Chromium (installed from Debian's packages when missing and we are root).
+// Steps overlap so that both cores stay busy: type check, lint and the web build run side by side while the unit
+// and API tests run (two test files at a time); the browser tests start as soon as the build is done. Each
+// step's output is printed as one block when it ends.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -16,21 +19,40 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-function step(name, cmd, args, opts = {}) {
+const timings = [];
+
+/** Runs a step with its output in a file, printed as one block when it ends; resolves to whether it passed. */
+function step(name, cmd, args) {
   const t = Date.now();
-  console.log(`\n━━ ${name}: ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
-    ...opts,
+  const log = path.join(tmp, `${name.replace(/\W+/g, '-')}.log`);
+  const fd = fs.openSync(log, 'w');
+  console.log(`━━ ${name}: started (${cmd} ${args.join(' ')})`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: ['ignore', fd, fd],
+      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+    });
+    const done = (ok, why = '') => {
+      fs.closeSync(fd);
+      const secs = (Date.now() - t) / 1000;
+      timings.push([name, secs, (t - started) / 1000]);
+      console.log(`\n━━ ${name}: ${cmd} ${args.join(' ')}`);
+      process.stdout.write(fs.readFileSync(log, 'utf8') + why);
+      console.log(`━━ ${name}: ${ok ? 'ok' : 'FAILED'} (${secs.toFixed(1)} s)`);
+      resolve(ok);
+    };
+    child.on('error', (e) => done(false, `${e.message}\n`));
+    child.on('close', (code) => done(code === 0));
   });
-  const ok = r.status === 0;
-  console.log(`━━ ${name}: ${ok ? 'ok' : 'FAILED'} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-  return ok;
 }
 
 function finish(ok) {
+  if (timings.length) {
+    console.log('\nsteps (start after, duration):');
+    for (const [name, secs, at] of timings)
+      console.log(`  ${name.padEnd(20)} +${at.toFixed(0).padStart(4)} s  ${secs.toFixed(1).padStart(6)} s`);
+  }
   console.log(`\nnpm test finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
   process.exit(ok ? 0 : 1);
@@ -103,12 +125,6 @@ if (!haveChromium && ci) {
   finish(false);
 }
 
-let ok = true;
-ok = step('type check', 'npm', ['run', '--silent', 'typecheck']) && ok;
-ok = step('lint', 'npm', ['run', '--silent', 'lint']) && ok;
-// Go on after a type or lint failure, so that one run shows every problem.
-if (!ok) failed += 1;
-
 const projects = ['--project', 'unit', '--project', 'api-pglite'];
 if (pgUp) projects.push('--project', 'api-pg');
 else
@@ -116,32 +132,51 @@ else
     '\nWARNING: PostgreSQL is not reachable on 127.0.0.1:5432; the api-pg tests are not run (they are in CI).',
   );
 const apiJson = path.join(tmp, 'api.json');
-ok =
-  step('unit and API tests', 'npx', [
+// Two test files at a time: a PGlite file keeps one core busy, a PostgreSQL one waits on the server half the time.
+const apiTests = step('unit and API tests', 'npx', [
+  'vitest',
+  'run',
+  ...projects,
+  '--maxWorkers=2',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${apiJson}`,
+]).then((ok) => {
+  tally(apiJson);
+  return ok;
+});
+// Type check and lint side by side; failures do not stop the run, so that one run shows every problem.
+const checks = Promise.all([
+  step('type check', 'npm', ['run', '--silent', 'typecheck']),
+  step('lint', 'npm', ['run', '--silent', 'lint']),
+]).then((oks) => {
+  const ok = oks.every(Boolean);
+  if (!ok) failed += 1;
+  return ok;
+});
+const build = step('web build', 'npm', ['run', '--silent', 'build']);
+const browserTests = build.then(async (built) => {
+  if (!haveChromium) {
+    console.warn('\nWARNING: no Chromium (not root, cannot install): browser tests not run.');
+    return true;
+  }
+  if (!built) {
+    console.warn('\nThe web build failed: browser tests not run.');
+    failed += 1;
+    return false;
+  }
+  const e2eJson = path.join(tmp, 'e2e.json');
+  const ok = await step('browser tests', 'npx', [
     'vitest',
     'run',
-    ...projects,
+    '--project',
+    'e2e',
     '--reporter=default',
     '--reporter=json',
-    `--outputFile.json=${apiJson}`,
-  ]) && ok;
-tally(apiJson);
-
-ok = step('web build', 'npm', ['run', '--silent', 'build']) && ok;
-if (haveChromium) {
-  const e2eJson = path.join(tmp, 'e2e.json');
-  ok =
-    step('browser tests', 'npx', [
-      'vitest',
-      'run',
-      '--project',
-      'e2e',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${e2eJson}`,
-    ]) && ok;
+    `--outputFile.json=${e2eJson}`,
+  ]);
   tally(e2eJson);
-} else {
-  console.warn('\nWARNING: no Chromium (not root, cannot install): browser tests not run.');
-}
-finish(ok && failed === 0);
+  return ok;
+});
+const oks = await Promise.all([checks, build, apiTests, browserTests]);
+finish(oks.every(Boolean) && failed === 0);
