@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, Flex, Input, Popconfirm, Table, Tooltip, Typography, message } from 'antd';
-import type { TableColumnsType } from 'antd';
-import { ExportOutlined, LinkOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Typography, message } from 'antd';
+import { ExportOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ExternalFileRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
 import { formatTime } from '../../shared/time.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
   EXTERNAL_FILE_SORT_FIELDS,
@@ -24,10 +24,11 @@ export default function ExternalFilesPage() {
   const { t } = useTranslation('externalFiles');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
-  const table = useServerTable<ExternalFileListParams>({ pageNum: 1, pageSize: 20 }, EXTERNAL_FILE_SORT_FIELDS);
+  const table = useServerTable<ExternalFileListParams>({ pageNum: 1, pageSize: 20 }, EXTERNAL_FILE_SORT_FIELDS, {
+    filters: { keyword: 'string' },
+  });
   const { params } = table;
-  const [keywordInput, setKeywordInput] = useState('');
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<ExternalFileRow | null | undefined>(undefined);
 
   const list = useQuery({
@@ -38,28 +39,21 @@ export default function ExternalFilesPage() {
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: externalFileKeys.all });
 
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteExternalFile(id),
-    onSuccess: () => {
-      void msg.success(t('messages.deleted'));
-      table.afterDelete(list.data?.list.length ?? 0);
-      void refresh();
-    },
-  });
   const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
 
-  const columns: TableColumnsType<ExternalFileRow> = [
+  const columns: ServerColumn<ExternalFileRow>[] = [
     {
       title: t('fields.name'),
       dataIndex: 'name',
       width: 220,
+      hideable: false,
       ...sortable('name'),
       render: (v: string) => <Typography.Text strong>{v}</Typography.Text>,
     },
     {
       title: t('fields.url'),
       dataIndex: 'url',
-      width: 360,
+      width: 320,
       ellipsis: true,
       ...sortable('url'),
       render: (v: string) => (
@@ -73,8 +67,8 @@ export default function ExternalFilesPage() {
       title: t('fields.description'),
       dataIndex: 'description',
       key: 'description',
-      ellipsis: true,
-      render: (v: string | null) => v || '-',
+      width: 240,
+      optional: 1,
     },
     {
       title: t('fields.role'),
@@ -87,6 +81,7 @@ export default function ExternalFilesPage() {
       title: t('fields.createdAt'),
       dataIndex: 'createdAt',
       width: 170,
+      optional: 2,
       ...sortable('createdAt'),
       render: (v: string) => formatTime(v),
     },
@@ -100,30 +95,37 @@ export default function ExternalFilesPage() {
           <Button type="link" size="small" data-testid="link-edit" onClick={() => setEditing(row)}>
             {t('actions.edit')}
           </Button>
-          <Popconfirm
+          <DeleteAction
             title={t('confirm.deleteTitle', { name: row.name })}
             description={t('confirm.deleteContent')}
-            okText={t('actions.delete')}
-            okButtonProps={{ danger: true, 'data-testid': 'link-delete-confirm' }}
-            cancelText={t('common.cancel')}
-            onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
-          >
-            <Button type="link" size="small" danger data-testid="link-delete">
-              {t('actions.delete')}
-            </Button>
-          </Popconfirm>
+            label={t('actions.delete')}
+            data-testid="link-delete"
+            onDelete={() => deleteExternalFile(row.id)}
+            success={t('messages.deleted')}
+            onDone={() => {
+              table.afterDelete(list.data?.list.length ?? 0);
+              void refresh();
+            }}
+          />
         </Flex>
       ),
     },
   ];
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<LinkOutlined />} title={t('title')} description={t('description')}>
       {msgHolder}
-      <PageHeaderCard icon={<LinkOutlined />} title={t('title')} description={t('description')} />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center">
+      <ServerTable<ExternalFileRow>
+        tableId="externalFiles"
+        rowKey="id"
+        data-testid="link-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('list.total', { count: total })}
+        filters={
+          <>
             <Input.Search
               allowClear
               data-testid="link-search"
@@ -133,37 +135,16 @@ export default function ExternalFilesPage() {
               onChange={(e) => setKeywordInput(e.target.value)}
               onSearch={(v) => table.setFilter({ keyword: v.trim() || undefined })}
             />
-          </Flex>
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
+          </>
+        }
+        actions={
+          <>
             <Button type="primary" icon={<PlusOutlined />} data-testid="link-add" onClick={() => setEditing(null)}>
               {t('actions.add')}
             </Button>
-          </Flex>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<ExternalFileRow>
-            rowKey="id"
-            size="middle"
-            data-testid="link-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1200, y: scrollY }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
+          </>
+        }
+      />
       <ExternalFileFormModal
         open={editing !== undefined}
         link={editing ?? null}
@@ -174,6 +155,6 @@ export default function ExternalFilesPage() {
           void refresh();
         }}
       />
-    </Flex>
+    </ListPage>
   );
 }

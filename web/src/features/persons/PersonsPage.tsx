@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, Flex, Input, Popconfirm, Select, Table, Tag, Tooltip, Typography, message } from 'antd';
-import type { TableColumnsType } from 'antd';
-import { ContactsOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Select, Tag, Tooltip, Typography, message } from 'antd';
+import { ContactsOutlined, PlusOutlined } from '@ant-design/icons';
 import type { PersonRow } from '@geosentry/contract';
 import { hasPermission, useSession } from '../../shared/session.ts';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
 import { formatTime } from '../../shared/time.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { useSiteOptions } from '../../shared/sites.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
@@ -29,13 +29,14 @@ export default function PersonsPage() {
   const { t } = useTranslation('persons');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
   const session = useSession();
   const canPickRole = hasPermission('system:user', session);
   const sites = useSiteOptions();
-  const table = useServerTable<PersonListParams>({ pageNum: 1, pageSize: 20 }, PERSON_SORT_FIELDS);
+  const table = useServerTable<PersonListParams>({ pageNum: 1, pageSize: 20 }, PERSON_SORT_FIELDS, {
+    filters: { keyword: 'string', platformId: 'number', roleId: 'number' },
+  });
   const { params } = table;
-  const [keywordInput, setKeywordInput] = useState('');
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<PersonRow | null | undefined>(undefined);
 
   const list = useQuery({
@@ -52,27 +53,19 @@ export default function PersonsPage() {
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: personKeys.all });
 
-  const remove = useMutation({
-    mutationFn: (id: number) => deletePerson(id),
-    onSuccess: () => {
-      void msg.success(t('messages.deleted'));
-      table.afterDelete(list.data?.list.length ?? 0);
-      void refresh();
-    },
-  });
-
   const resetFilters = () => {
     setKeywordInput('');
-    table.setParams((p) => ({ pageNum: 1, pageSize: p.pageSize, sortField: p.sortField, sortOrder: p.sortOrder }));
+    table.resetFilters();
   };
   const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
 
-  const columns: TableColumnsType<PersonRow> = [
+  const columns: ServerColumn<PersonRow>[] = [
     {
       title: t('fields.name'),
       dataIndex: 'name',
       width: 140,
       fixed: 'left',
+      hideable: false,
       ...sortable('name'),
       render: (v: string) => <Typography.Text strong>{v}</Typography.Text>,
     },
@@ -97,6 +90,7 @@ export default function PersonsPage() {
       dataIndex: 'companyAddress',
       key: 'companyAddress',
       width: 200,
+      optional: 1,
       ellipsis: true,
       render: dash,
     },
@@ -105,6 +99,7 @@ export default function PersonsPage() {
       dataIndex: 'email',
       key: 'email',
       width: 200,
+      optional: 2,
       ellipsis: true,
       render: (v: string | null) => (v ? <a href={`mailto:${v}`}>{v}</a> : '-'),
     },
@@ -128,6 +123,7 @@ export default function PersonsPage() {
       title: t('fields.createdAt'),
       dataIndex: 'createdAt',
       width: 170,
+      optional: 3,
       ...sortable('createdAt'),
       render: (v: string) => formatTime(v),
     },
@@ -141,30 +137,37 @@ export default function PersonsPage() {
           <Button type="link" size="small" data-testid="person-edit" onClick={() => setEditing(row)}>
             {t('actions.edit')}
           </Button>
-          <Popconfirm
+          <DeleteAction
             title={t('confirm.deleteTitle', { name: row.name })}
             description={t('confirm.deleteContent')}
-            okText={t('actions.delete')}
-            okButtonProps={{ danger: true, 'data-testid': 'person-delete-confirm' }}
-            cancelText={t('common.cancel')}
-            onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
-          >
-            <Button type="link" size="small" danger data-testid="person-delete">
-              {t('actions.delete')}
-            </Button>
-          </Popconfirm>
+            label={t('actions.delete')}
+            data-testid="person-delete"
+            onDelete={() => deletePerson(row.id)}
+            success={t('messages.deleted')}
+            onDone={() => {
+              table.afterDelete(list.data?.list.length ?? 0);
+              void refresh();
+            }}
+          />
         </Flex>
       ),
     },
   ];
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<ContactsOutlined />} title={t('title')} description={t('description')}>
       {msgHolder}
-      <PageHeaderCard icon={<ContactsOutlined />} title={t('title')} description={t('description')} />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center">
+      <ServerTable<PersonRow>
+        tableId="persons"
+        rowKey="id"
+        data-testid="person-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('list.total', { count: total })}
+        filters={
+          <>
             <Input.Search
               allowClear
               data-testid="person-search"
@@ -196,37 +199,16 @@ export default function PersonsPage() {
               />
             ) : null}
             <Button onClick={resetFilters}>{t('filters.reset')}</Button>
-          </Flex>
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
+          </>
+        }
+        actions={
+          <>
             <Button type="primary" icon={<PlusOutlined />} data-testid="person-add" onClick={() => setEditing(null)}>
               {t('actions.add')}
             </Button>
-          </Flex>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<PersonRow>
-            rowKey="id"
-            size="middle"
-            data-testid="person-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1600, y: scrollY }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
+          </>
+        }
+      />
       <PersonFormModal
         open={editing !== undefined}
         person={editing ?? null}
@@ -238,6 +220,6 @@ export default function PersonsPage() {
           void refresh();
         }}
       />
-    </Flex>
+    </ListPage>
   );
 }
