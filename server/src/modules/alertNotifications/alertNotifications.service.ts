@@ -14,7 +14,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { sitesInScope } from '../../platform/auth/sites.ts';
-import { getPerson } from '../persons/persons.repository.ts';
+import { getPerson } from '../persons/index.ts';
 import * as repo from './alertNotifications.repository.ts';
 import * as templatesRepo from './alertNotifications.templates.repository.ts';
 import * as outboxRepo from './alertNotifications.outbox.repository.ts';

@@ -1,5 +1,5 @@
 import type { AlertDirection } from '@geosentry/contract';
-import { readingAt, seedOf } from '../simulator/series.ts';
+import { readingAt, seedOf } from '../simulator/index.ts';
 
 /**
  * DEMO thresholds: alert values on a few demo devices, placed on the series the demo simulator will publish

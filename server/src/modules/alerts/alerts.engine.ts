@@ -1,6 +1,6 @@
 import type { AlertLevel, AlertValueType } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
-import type { CommittedReading } from '../ingest/ingest.service.ts';
+import type { CommittedReading } from '../ingest/index.ts';
 import type { AlertEvents } from './alerts.events.ts';
 import {
   combineMembers,

@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 import { json, scopeSql } from '../../platform/db/sql.ts';
 import { isDbId, iso, isoOrNull, likePattern, orderBy } from '../../platform/db/sql.ts';
-import { inRegionSubtree } from '../regions/regions.repository.ts';
+import { inRegionSubtree } from '../regions/index.ts';
 
 /** SQL of the alerts themselves: lists, detail, the handling workflow, counts and the report. */
 

@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import type { Envelope } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { newToken, sha256hex } from '../../platform/auth/crypto.ts';
-import { createSession } from '../session/session.repository.ts';
+import { createSession } from '../session/index.ts';
 import { endSessions } from '../../platform/auth/sessions.ts';
-import { seedDemoAlerts } from '../alerts/alerts.demo.ts';
+import { seedDemoAlerts } from '../alerts/index.ts';
 
 /**
  * The demo portfolio (DEMO=on, first start only): one site of every kind in real places, with

@@ -23,7 +23,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import { RULES, translate, type MessageKey } from '../../platform/http/messages.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
-import { getTerminal } from '../terminals/terminals.repository.ts';
+import { getTerminal } from '../terminals/index.ts';
 import { findSite } from '../../platform/auth/sites.ts';
 import * as repo from './devices.repository.ts';
 import {

@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
-import { findPlatform } from '../platforms/platforms.repository.ts';
+import { findPlatform } from '../platforms/index.ts';
 import * as repo from './enterprises.repository.ts';
 
 export class EnterprisesService {

@@ -2,7 +2,7 @@ import { Status, type ExternalFileRow } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
-import { roleExists } from '../persons/persons.repository.ts';
+import { roleExists } from '../persons/index.ts';
 import * as repo from './externalFiles.repository.ts';
 
 export type ExternalFileInput = Omit<repo.ExternalFileWrite, 'roleId'> & { roleId?: number | undefined };

@@ -1,6 +1,6 @@
 import { parseReadingPayload, quantityKeysOf, type IngestStats, type RejectReason } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
-import { authenticateTerminal } from '../terminals/terminals.service.ts';
+import { authenticateTerminal } from '../terminals/index.ts';
 import * as repo from './ingest.repository.ts';
 import { ReadingWriter } from './ingest.writer.ts';
 

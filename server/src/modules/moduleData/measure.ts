@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { FULL_SCOPE, type SessionUser } from '../../platform/auth/access.ts';
 import { openDb } from '../../platform/db/db.ts';
 import { migrate } from '../../platform/db/migrate.ts';
-import { ensurePartition } from '../ingest/ingest.repository.ts';
+import { ensurePartition } from '../ingest/index.ts';
 import { loadConfig } from '../../config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ModuleDataService } from './moduleData.service.ts';

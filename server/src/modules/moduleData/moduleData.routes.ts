@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { monitorTypeOf, moduleDataRoutes as R, periodLabel } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
-import type { IngestService } from '../ingest/ingest.service.ts';
+import type { IngestService } from '../ingest/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ModuleDataService } from './moduleData.service.ts';
 import { reportWorkbook } from './moduleData.report.ts';

@@ -18,9 +18,9 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import { mayCall, type SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { RegionsService, regionName } from '../regions/regions.service.ts';
-import { findPlatform } from '../platforms/platforms.repository.ts';
-import { capacityRows, findSection } from '../sections/sections.repository.ts';
+import { RegionsService, regionName } from '../regions/index.ts';
+import { findPlatform } from '../platforms/index.ts';
+import { capacityRows, findSection } from '../sections/index.ts';
 import * as repo from './monitorViews.repository.ts';
 
 /** Reservoir water level devices, most specific first: reservoir water level, then water level. */

@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import { isSuperAdmin, type SessionUser } from '../../platform/auth/access.ts';
 import { writeAudit } from '../../platform/audit.ts';
-import { beyond } from '../roles/roles.grants.ts';
+import { beyond } from '../roles/index.ts';
 import * as repo from './permissions.repository.ts';
 
 interface Meta {

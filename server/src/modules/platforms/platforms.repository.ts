@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { PlatformOption, PlatformRow, PlatformType, RoadSegmentRow } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
-import { inRegionSubtree } from '../regions/regions.repository.ts';
+import { inRegionSubtree } from '../regions/index.ts';
 
 /** A site as stored: PlatformRow without the region path (the service names it). */
 export type PlatformRecord = Omit<PlatformRow, 'regionPath' | 'regionNames'>;

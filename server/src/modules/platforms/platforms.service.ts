@@ -13,8 +13,8 @@ import { writeAudit } from '../../platform/audit.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { RegionsService, regionName, type RegionIndex } from '../regions/regions.service.ts';
-import { findEnterprise } from '../enterprises/enterprises.repository.ts';
+import { RegionsService, regionName, type RegionIndex } from '../regions/index.ts';
+import { findEnterprise } from '../enterprises/index.ts';
 import * as repo from './platforms.repository.ts';
 
 /** A site's fields as the contract's add/edit bodies carry them (details not yet checked against the kind). */

@@ -10,7 +10,7 @@ import type {
 } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
-import { devicesTablePresent } from '../platforms/platforms.repository.ts';
+import { devicesTablePresent } from '../platforms/index.ts';
 
 const like = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 const iso = (d: Date | string): string => new Date(d).toISOString();

@@ -2,9 +2,9 @@
 import { SUPER_ADMIN_ROLE } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { FULL_SCOPE, type SessionUser } from '../../platform/auth/access.ts';
-import { DEMO_SITES } from '../demo/demo.seed.ts';
-import { TerminalsService } from '../terminals/terminals.service.ts';
-import { localBrokerUrl } from '../ingest/ingest.mqtt.ts';
+import { DEMO_SITES } from '../demo/index.ts';
+import { TerminalsService } from '../terminals/index.ts';
+import { localBrokerUrl } from '../ingest/index.ts';
 import * as repo from './simulator.repository.ts';
 import { startSimulator, type Simulator, type SimTerminal } from './simulator.ts';
 

@@ -15,8 +15,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import type { MessageKey } from '../../platform/http/messages.ts';
 import { inScope, type SessionUser } from '../../platform/auth/access.ts';
-import { findFiles, siteInScope } from '../files/files.repository.ts';
-import { clean } from '../files/files.service.ts';
+import { clean, findFiles, siteInScope } from '../files/index.ts';
 import * as repo from './templates.repository.ts';
 
 export interface TemplateInput {

@@ -14,7 +14,7 @@ import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { MessageKey } from '../../platform/http/messages.ts';
 import { findSite } from '../../platform/auth/sites.ts';
-import { findFiles } from '../files/files.repository.ts';
+import { findFiles } from '../files/index.ts';
 import * as repo from './tsManagement.repository.ts';
 
 /** The input of add and edit; documents or result documents left out of an edit keep the stored ones. */

@@ -5,7 +5,7 @@ import { encrypt } from '../../platform/auth/crypto.ts';
 import { endSessions } from '../../platform/auth/sessions.ts';
 import { isSuperAdmin, type SessionUser } from '../../platform/auth/access.ts';
 import { writeAudit } from '../../platform/audit.ts';
-import { assertPasswordRules } from '../session/session.service.ts';
+import { assertPasswordRules } from '../session/index.ts';
 import {
   assertMayGrantRole,
   assertMayGrantScope,
@@ -14,7 +14,7 @@ import {
   sameScope,
   type RoleReach,
   type Scope,
-} from '../roles/roles.grants.ts';
+} from '../roles/index.ts';
 import * as repo from './users.repository.ts';
 
 interface Meta {

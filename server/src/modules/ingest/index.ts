@@ -1,0 +1,5 @@
+// What other modules may use of the ingest module (they import nothing else of it; see
+// server/src/platform/imports.unit.test.ts).
+export { localBrokerUrl } from './ingest.mqtt.ts';
+export { ensurePartition } from './ingest.repository.ts';
+export type { CommittedReading, IngestService } from './ingest.service.ts';
