@@ -1,5 +1,6 @@
 import { statusKind, type Envelope, type RouteData, type RouteParams } from '@geosentry/contract';
 import { clearSession, getToken } from './storage.ts';
+import { fillPath } from './routePath.ts';
 import i18n, { currentLanguage } from './i18n.ts';
 
 /** Request timeout (spec §7, §9). */
@@ -197,22 +198,14 @@ export function call<R extends { method: 'GET' | 'POST'; path: string }>(
   return request<RouteData<R>>(route.method, route.path, (params ?? {}) as Params, opts);
 }
 
-/**
- * `call()` for a route whose path holds parameters (`/platform/:type/add`): each `:name` is replaced by
- * `pathParams[name]`; a missing one is a programming error, thrown before anything is sent.
- */
+/** `call()` for a route whose path holds parameters (`/platform/:type/add`): see `fillPath`. */
 export function callAt<R extends { method: 'GET' | 'POST'; path: string }>(
   route: R,
   pathParams: Readonly<Record<string, string>>,
   params?: RouteParams<R>,
   opts: RequestOptions = {},
 ): Promise<RouteData<R>> {
-  const path = route.path.replace(/:(\w+)/g, (_, name: string) => {
-    const v = pathParams[name];
-    if (v === undefined) throw new Error(`${route.path}: no value for :${name}`);
-    return encodeURIComponent(v);
-  });
-  return request<RouteData<R>>(route.method, path, (params ?? {}) as Params, opts);
+  return request<RouteData<R>>(route.method, fillPath(route.path, pathParams), (params ?? {}) as Params, opts);
 }
 
 /**
