@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { EnterpriseOption, EnterpriseRow, EnterpriseVariant, PlatformType } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
+import { likePattern as like } from '../../platform/db/sql.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 
 const SORTABLE: Record<string, string> = { name: 'e.name', code: 'e.code', createdAt: 'e.created_at' };
-const like = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
 export interface EnterpriseListFilter {
   pageNum: number;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { PlatformOption, PlatformRow, PlatformType, RoadSegmentRow } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
+import { likePattern as like } from '../../platform/db/sql.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 import { inRegionSubtree } from '../regions/index.ts';
 
@@ -8,7 +9,6 @@ import { inRegionSubtree } from '../regions/index.ts';
 export type PlatformRecord = Omit<PlatformRow, 'regionPath' | 'regionNames'>;
 
 const SORTABLE: Record<string, string> = { name: 'p.name', createdAt: 'p.created_at', regionCode: 'p.region_code' };
-const like = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
 export interface PlatformListFilter {
   pageNum: number;

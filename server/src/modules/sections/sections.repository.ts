@@ -9,10 +9,10 @@ import type {
   WaterLevelSource,
 } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
+import { likePattern as like } from '../../platform/db/sql.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 import { devicesTablePresent } from '../platforms/index.ts';
 
-const like = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 const iso = (d: Date | string): string => new Date(d).toISOString();
 
 function selectSections(db: Db) {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { UserRow, UserSortField } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
+import { likePattern as like } from '../../platform/db/sql.ts';
 
 const SORTABLE: Record<string, string> = {
   account: 'u.account',
@@ -20,8 +21,6 @@ export interface UserListFilter {
   sortField?: string | undefined;
   sortOrder?: 'ascend' | 'descend' | undefined;
 }
-
-const like = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
 function selectUsers(db: Db) {
   return db.k
