@@ -1,66 +1,44 @@
-import { useEffect, useImperativeHandle, useLayoutEffect, useRef, type CSSProperties, type Ref } from 'react';
-import * as echarts from 'echarts/core';
-import {
-  BarChart,
-  GaugeChart,
-  LineChart,
-  PieChart,
-  ScatterChart,
-  type BarSeriesOption,
-  type GaugeSeriesOption,
-  type LineSeriesOption,
-  type PieSeriesOption,
-  type ScatterSeriesOption,
+import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type CSSProperties, type Ref } from 'react';
+import type { ComposeOption, ECharts } from 'echarts/core';
+import type {
+  BarSeriesOption,
+  GaugeSeriesOption,
+  LineSeriesOption,
+  PieSeriesOption,
+  ScatterSeriesOption,
 } from 'echarts/charts';
-import {
-  DataZoomInsideComponent,
-  DataZoomSliderComponent,
-  DatasetComponent,
-  GridComponent,
-  LegendComponent,
-  MarkAreaComponent,
-  MarkLineComponent,
-  MarkPointComponent,
-  TitleComponent,
-  TooltipComponent,
-  type DataZoomComponentOption,
-  type DatasetComponentOption,
-  type GridComponentOption,
-  type LegendComponentOption,
-  type MarkAreaComponentOption,
-  type MarkLineComponentOption,
-  type MarkPointComponentOption,
-  type TitleComponentOption,
-  type TooltipComponentOption,
+import type {
+  DataZoomComponentOption,
+  DatasetComponentOption,
+  GridComponentOption,
+  LegendComponentOption,
+  MarkAreaComponentOption,
+  MarkLineComponentOption,
+  MarkPointComponentOption,
+  TitleComponentOption,
+  TooltipComponentOption,
 } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
 import { formatValue } from '../format.ts';
 
 /**
- * The one chart component of the console: a small, tree-shaken ECharts 6 (line, bar, scatter, pie and gauge
- * series; grid, tooltip, legend, title, dataset, data zoom, mark line/area/point; canvas). Other screens reuse
- * it; a chart type not registered here must be added to `echarts.use` below.
+ * The one chart component of the console. ECharts itself (echarts.ts, about 175 KiB compressed) loads when the
+ * first chart mounts: a screen whose charts sit in a drawer or a tab does not download it with the screen.
  */
-echarts.use([
-  LineChart,
-  BarChart,
-  ScatterChart,
-  PieChart,
-  GaugeChart,
-  GridComponent,
-  TooltipComponent,
-  LegendComponent,
-  TitleComponent,
-  DatasetComponent,
-  DataZoomInsideComponent,
-  DataZoomSliderComponent,
-  MarkLineComponent,
-  MarkAreaComponent,
-  MarkPointComponent,
-  CanvasRenderer,
-]);
+type Lib = typeof import('./echarts.ts').echarts;
+let lib: Lib | null = null;
+let pending: Promise<Lib> | null = null;
+function loadEcharts(): Promise<Lib> {
+  pending ??= import('./echarts.ts').then(
+    (m) => (lib = m.echarts),
+    (e: unknown) => {
+      pending = null; // a failed load (network) is tried again by the next chart
+      throw e;
+    },
+  );
+  return pending;
+}
 
-export type EChartOption = echarts.ComposeOption<
+export type EChartOption = ComposeOption<
   | LineSeriesOption
   | BarSeriesOption
   | ScatterSeriesOption
@@ -77,7 +55,7 @@ export type EChartOption = echarts.ComposeOption<
   | MarkPointComponentOption
 >;
 
-export type EChartInstance = echarts.ECharts;
+export type EChartInstance = ECharts;
 
 type Loose = Record<string, unknown>;
 const tooltipValue = (v: unknown): string =>
@@ -152,13 +130,23 @@ export function EChart({
 }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartInstance | null>(null);
+  // ECharts once loaded (at once when an earlier chart loaded it); the effects below run again when it arrives.
+  const [echarts, setEcharts] = useState<Lib | null>(lib);
+  useEffect(() => {
+    if (echarts) return;
+    let live = true;
+    void loadEcharts().then((l) => live && setEcharts(() => l));
+    return () => {
+      live = false;
+    };
+  }, [echarts]);
   const events = useRef(onEvents);
   events.current = onEvents;
 
   // Create (and re-create on a theme change), observe the size, dispose.
   useLayoutEffect(() => {
     const el = box.current;
-    if (!el) return;
+    if (!el || !echarts) return;
     const instance = echarts.init(el, theme === 'dark' ? 'dark' : undefined, { renderer: 'canvas' });
     chart.current = instance;
     let frame = 0;
@@ -178,7 +166,7 @@ export function EChart({
       instance.dispose();
       if (chart.current === instance) chart.current = null;
     };
-  }, [theme]);
+  }, [theme, echarts]);
 
   useImperativeHandle<EChartInstance | null, EChartInstance | null>(ref, () => chart.current);
 
@@ -198,20 +186,20 @@ export function EChart({
     return () => {
       if (!instance.isDisposed()) for (const [name, h] of handlers) instance.off(name, h);
     };
-  }, [eventNames, theme]);
+  }, [eventNames, theme, echarts]);
 
   useEffect(() => {
     const instance = chart.current;
     if (!instance || instance.isDisposed()) return;
     instance.setOption(withCleanNumbers(option), { notMerge, lazyUpdate, ...(replaceMerge ? { replaceMerge } : {}) });
-  }, [option, notMerge, lazyUpdate, replaceMerge, theme]);
+  }, [option, notMerge, lazyUpdate, replaceMerge, theme, echarts]);
 
   useEffect(() => {
     const instance = chart.current;
     if (!instance || instance.isDisposed()) return;
     if (loading) instance.showLoading({ text: '', maskColor: 'rgba(255,255,255,0.5)' });
     else instance.hideLoading();
-  }, [loading, theme]);
+  }, [loading, theme, echarts]);
 
   return <div ref={box} className={className} style={{ width: '100%', height, minWidth: 0, ...style }} {...rest} />;
 }
