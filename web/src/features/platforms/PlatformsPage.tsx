@@ -1,15 +1,17 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, Flex, Input, Popconfirm, Select, Table, Tag, Tooltip, Typography, message } from 'antd';
-import type { TableColumnsType, TableProps } from 'antd';
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Select, Tag, Typography, message } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
 import type { PlatformRow, PlatformType } from '@geosentry/contract';
 import { orgWord } from '../../shared/wording.ts';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
 import { formatTime } from '../../shared/time.ts';
-import { RegionCascader } from '../regions/index.ts';
+import { useServerTable } from '../../shared/table/serverTable.ts';
+import { RegionCascader, useRegionTree } from '../regions/index.ts';
+import type { RegionNode } from '@geosentry/contract';
 import { fieldsFor } from './fields.ts';
 import { detailLabel, optionLabel } from './DetailFieldItem.tsx';
 import { LIST_DETAILS, capitalize, kindTitleKey } from './kinds.ts';
@@ -21,7 +23,6 @@ import {
   fetchPlatforms,
   platformKeys,
   type PlatformListParams,
-  type PlatformSortField,
 } from './platformsApi.ts';
 import { PlatformFormDrawer } from './PlatformFormDrawer.tsx';
 
@@ -33,10 +34,17 @@ const SUB_TYPE_CATALOGUES = [
   'platforms:options.bridgeType',
 ];
 
-const PAGE_SIZES = [10, 20, 50, 100];
-const isSortField = (v: unknown): v is PlatformSortField =>
-  typeof v === 'string' && (PLATFORM_SORT_FIELDS as readonly string[]).includes(v);
 const dash = <Typography.Text type="secondary">-</Typography.Text>;
+
+/** The codes from the root down to a region, or undefined when it is not in the tree. */
+function pathTo(nodes: readonly RegionNode[], code: string): string[] | undefined {
+  for (const n of nodes) {
+    if (n.code === code) return [n.code];
+    const below = n.children ? pathTo(n.children, code) : undefined;
+    if (below) return [n.code, ...below];
+  }
+  return undefined;
+}
 
 export interface PlatformsPageProps {
   kind: PlatformType;
@@ -52,10 +60,16 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
   const { t } = useTranslation('platforms');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
-  const [params, setParams] = useState<PlatformListParams>({ pageNum: 1, pageSize: 20 });
-  const [keywordInput, setKeywordInput] = useState('');
+  const table = useServerTable<PlatformListParams>({ pageNum: 1, pageSize: 20 }, PLATFORM_SORT_FIELDS, {
+    filters: { keyword: 'string', regionCode: 'string', enterpriseId: 'number' },
+  });
+  const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [regionPath, setRegionPath] = useState<string[] | undefined>(undefined);
+  // A region filter from the address shows in the cascader once the tree is there.
+  const regionTree = useRegionTree(!!params.regionCode);
+  const shownPath =
+    regionPath ?? (params.regionCode && regionTree.data ? pathTo(regionTree.data, params.regionCode) : undefined);
   const [editing, setEditing] = useState<PlatformRow | null | undefined>(undefined);
   const org = capitalize(t(orgWord(kind)));
 
@@ -75,41 +89,13 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
       queryClient.invalidateQueries({ queryKey: ['sections'] }),
     ]);
 
-  const remove = useMutation({
-    mutationFn: (id: number) => deletePlatform(kind, id),
-    onSuccess: () => {
-      void msg.success(t('messages.deleted'));
-      if ((list.data?.list.length ?? 0) <= 1 && params.pageNum > 1)
-        setParams((p) => ({ ...p, pageNum: p.pageNum - 1 }));
-      void refresh();
-    },
-  });
-
-  const setFilter = (patch: Partial<PlatformListParams>) => setParams((p) => ({ ...p, ...patch, pageNum: 1 }));
   const resetFilters = () => {
     setKeywordInput('');
     setRegionPath(undefined);
-    setParams((p) => ({ pageNum: 1, pageSize: p.pageSize, sortField: p.sortField, sortOrder: p.sortOrder }));
+    table.resetFilters();
   };
 
-  const onTableChange: TableProps<PlatformRow>['onChange'] = (pagination, _filters, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    const field = s?.order && isSortField(s.columnKey) ? s.columnKey : undefined;
-    setParams((p) => {
-      const sortChanged = field !== p.sortField || (field ? s?.order : undefined) !== p.sortOrder;
-      const pageSize = pagination.pageSize ?? p.pageSize;
-      return {
-        ...p,
-        sortField: field,
-        sortOrder: field ? (s?.order ?? undefined) : undefined,
-        pageSize,
-        pageNum: sortChanged || pageSize !== p.pageSize ? 1 : (pagination.current ?? 1),
-      };
-    });
-  };
-  const sortOrderOf = (field: PlatformSortField) => (params.sortField === field ? (params.sortOrder ?? null) : null);
-
-  const detailColumns = useMemo<TableColumnsType<PlatformRow>>(() => {
+  const detailColumns = useMemo((): ServerColumn<PlatformRow>[] => {
     const fields = fieldsFor(kind);
     return LIST_DETAILS[kind].flatMap((key) => {
       const f = fields.find((x) => x.key === key);
@@ -120,6 +106,7 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
           title: detailLabel(t, key),
           key: `details.${key}`,
           width: 140,
+          optional: 4,
           ellipsis: true,
           render: (_v: unknown, row: PlatformRow) => {
             const v = row.details[key];
@@ -133,15 +120,16 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
     });
   }, [kind, t]);
 
-  const columns: TableColumnsType<PlatformRow> = [
+  const columns: ServerColumn<PlatformRow>[] = [
     {
       title: t(kind === 'bridge' ? 'fields.bridgeName' : 'fields.name'),
       dataIndex: 'name',
       key: 'name',
       width: 200,
       fixed: 'left',
+      hideable: false,
       sorter: true,
-      sortOrder: sortOrderOf('name'),
+      sortOrder: table.sortOrderOf('name'),
       render: (v: string) => <Typography.Text strong>{v}</Typography.Text>,
     },
     {
@@ -159,13 +147,14 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
       width: 240,
       ellipsis: true,
       sorter: true,
-      sortOrder: sortOrderOf('regionCode'),
+      sortOrder: table.sortOrderOf('regionCode'),
       render: (_v, row) => (row.regionNames.length ? row.regionNames.join(' / ') : dash),
     },
     {
       title: t('fields.coordinates'),
       key: 'coords',
       width: 190,
+      optional: 1,
       render: (_v, row) =>
         row.lat !== null && row.lon !== null ? (
           <Typography.Text code>{`${row.lat.toFixed(6)}, ${row.lon.toFixed(6)}`}</Typography.Text>
@@ -178,6 +167,7 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
       dataIndex: 'manager',
       key: 'manager',
       width: 120,
+      optional: 2,
       ellipsis: true,
       render: (v: string | null) => v ?? dash,
     },
@@ -201,8 +191,9 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
       dataIndex: 'createdAt',
       key: 'createdAt',
       width: 170,
+      optional: 3,
       sorter: true,
-      sortOrder: sortOrderOf('createdAt'),
+      sortOrder: table.sortOrderOf('createdAt'),
       render: (v: string) => formatTime(v),
     },
     {
@@ -215,30 +206,37 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
           <Button type="link" size="small" data-testid="platform-edit" onClick={() => setEditing(row)}>
             {t('actions.edit')}
           </Button>
-          <Popconfirm
+          <DeleteAction
             title={t('confirm.deleteTitle', { name: row.name })}
             description={t('confirm.deleteContent')}
-            okText={t('actions.delete')}
-            okButtonProps={{ danger: true, 'data-testid': 'platform-delete-confirm' }}
-            cancelText={t('form.cancel')}
-            onConfirm={() => remove.mutateAsync(row.platformId).catch(() => undefined)}
-          >
-            <Button type="link" size="small" danger data-testid="platform-delete">
-              {t('actions.delete')}
-            </Button>
-          </Popconfirm>
+            label={t('actions.delete')}
+            data-testid="platform-delete"
+            onDelete={() => deletePlatform(kind, row.platformId)}
+            success={t('messages.deleted')}
+            onDone={() => {
+              table.afterDelete(list.data?.list.length ?? 0);
+              void refresh();
+            }}
+          />
         </Flex>
       ),
     },
   ];
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={icon} title={t(kindTitleKey(kind))} description={t(`kinds.${kind}.description`)}>
       {msgHolder}
-      <PageHeaderCard icon={icon} title={t(kindTitleKey(kind))} description={t(`kinds.${kind}.description`)} />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center">
+      <ServerTable<PlatformRow>
+        tableId={`platforms.${kind}`}
+        rowKey="platformId"
+        data-testid="platform-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('list.total', { count: total })}
+        filters={
+          <>
             <Input.Search
               allowClear
               data-testid="platform-search"
@@ -253,7 +251,7 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
               style={{ width: 240 }}
               changeOnSelect
               placeholder={t('filters.region')}
-              value={regionPath}
+              value={shownPath}
               onChange={(v) => {
                 setRegionPath(v);
                 setFilter({ regionCode: v?.[v.length - 1] });
@@ -271,37 +269,16 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
               onChange={(v) => setFilter({ enterpriseId: v ?? undefined })}
             />
             <Button onClick={resetFilters}>{t('filters.reset')}</Button>
-          </Flex>
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
+          </>
+        }
+        actions={
+          <>
             <Button type="primary" icon={<PlusOutlined />} data-testid="platform-add" onClick={() => setEditing(null)}>
               {t('actions.add', { kind: t(`kinds.${kind}.noun`) })}
             </Button>
-          </Flex>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<PlatformRow>
-            rowKey="platformId"
-            size="middle"
-            data-testid="platform-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={onTableChange}
-            scroll={{ x: 1600, y: scrollY }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
+          </>
+        }
+      />
       <PlatformFormDrawer
         kind={kind}
         open={editing !== undefined}
@@ -313,6 +290,6 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
           void refresh();
         }}
       />
-    </Flex>
+    </ListPage>
   );
 }
