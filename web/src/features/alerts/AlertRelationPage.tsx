@@ -2,9 +2,7 @@ import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
-  Alert,
   Button,
-  Card,
   Checkbox,
   Drawer,
   Flex,
@@ -14,14 +12,11 @@ import {
   Popconfirm,
   Select,
   Switch,
-  Table,
   Tag,
-  Tooltip,
   Typography,
   message,
 } from 'antd';
-import type { TableColumnsType } from 'antd';
-import { ApartmentOutlined, DeleteOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   ALERT_CHANNELS,
   ALERT_DIRECTIONS,
@@ -33,9 +28,9 @@ import {
   type AlertRelationRow,
 } from '@geosentry/contract';
 import type { z } from 'zod';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { nn, retryUnlessCancelled } from '../../shared/query.ts';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
@@ -281,9 +276,11 @@ export default function AlertRelationPage() {
   const { t } = useTranslation('alerts');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
-  const table = useServerTable<Params>({ pageNum: 1, pageSize: 20 }, []);
+  const table = useServerTable<Params>({ pageNum: 1, pageSize: 20 }, [], {
+    filters: { platformId: 'number', keyword: 'string' },
+  });
   const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<AlertRelationRow | null | undefined>(undefined);
   const { sites } = useMonitorSites();
   const typeText = useValueTypeText();
@@ -298,16 +295,18 @@ export default function AlertRelationPage() {
     mutationFn: deleteRelation,
     onSuccess: () => {
       void msg.success(t('relations.deleted'));
+      table.afterDelete(list.data?.list.length ?? 0);
       void refresh();
     },
   });
-  const columns: TableColumnsType<AlertRelationRow> = [
-    { title: t('relations.name'), dataIndex: 'name', width: 180 },
-    { title: t('fields.site'), dataIndex: 'platformName', width: 160 },
+  const columns: ServerColumn<AlertRelationRow>[] = [
+    { title: t('relations.name'), dataIndex: 'name', key: 'name', width: 180 },
+    { title: t('fields.site'), dataIndex: 'platformName', key: 'platformName', width: 160, optional: 2 },
     {
       title: t('relations.members'),
       dataIndex: 'members',
-      width: 300,
+      key: 'members',
+      width: 260,
       render: (v: AlertRelationRow['members']) => (
         <Flex gap={4} wrap>
           {v.map((m) => (
@@ -318,10 +317,18 @@ export default function AlertRelationPage() {
         </Flex>
       ),
     },
-    { title: t('rules.fields.valueType'), dataIndex: 'valueType', width: 160, render: (v: string) => typeText(v) },
+    {
+      title: t('rules.fields.valueType'),
+      dataIndex: 'valueType',
+      key: 'valueType',
+      width: 160,
+      optional: 3,
+      render: (v: string) => typeText(v),
+    },
     {
       title: t('relations.levelValues'),
       dataIndex: 'levels',
+      key: 'levels',
       width: 260,
       render: (v: AlertRelationRow['levels']) => (
         <Flex gap={4} wrap>
@@ -336,10 +343,18 @@ export default function AlertRelationPage() {
         </Flex>
       ),
     },
-    { title: t('relations.mode'), dataIndex: 'mode', width: 180, render: (v: string) => t(`relations.modes.${v}`) },
+    {
+      title: t('relations.mode'),
+      dataIndex: 'mode',
+      key: 'mode',
+      width: 180,
+      optional: 1,
+      render: (v: string) => t(`relations.modes.${v}`),
+    },
     {
       title: t('rules.fields.enabled'),
       dataIndex: 'enabled',
+      key: 'enabled',
       width: 90,
       render: (v: boolean) => (
         <Tag color={v ? 'green' : 'default'}>{v ? t('rules.filters.on') : t('rules.filters.off')}</Tag>
@@ -347,9 +362,8 @@ export default function AlertRelationPage() {
     },
     {
       title: t('fields.actions'),
-      key: 'a',
+      key: 'actions',
       width: 140,
-      fixed: 'right',
       render: (_v, row) => (
         <Flex>
           <Button type="link" size="small" onClick={() => setEditing(row)}>
@@ -371,66 +385,45 @@ export default function AlertRelationPage() {
     },
   ];
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<ApartmentOutlined />} title={t('relations.title')} description={t('relations.description')}>
       {msgHolder}
-      <PageHeaderCard
-        icon={<ApartmentOutlined />}
-        title={t('relations.title')}
-        description={t('relations.description')}
-        extra={
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
-              {t('relations.add')}
-            </Button>
-          </Flex>
+      <ServerTable<AlertRelationRow>
+        tableId="alerts.relations"
+        rowKey="id"
+        data-testid="relation-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(n) => t('relations.total', { count: n })}
+        empty={t('relations.empty')}
+        actions={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
+            {t('relations.add')}
+          </Button>
+        }
+        filters={
+          <>
+            <Select<number>
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ width: 200 }}
+              placeholder={t('filters.allSites')}
+              value={params.platformId}
+              options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
+              onChange={(v) => setFilter({ platformId: v ?? undefined })}
+            />
+            <Input.Search
+              allowClear
+              style={{ width: 220 }}
+              placeholder={t('relations.keyword')}
+              value={keywordInput}
+              onChange={(e) => setKeywordInput(e.target.value)}
+              onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+            />
+          </>
         }
       />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex gap={12} wrap style={{ marginBottom: 16 }}>
-          <Select<number>
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
-            style={{ width: 200 }}
-            placeholder={t('filters.allSites')}
-            value={params.platformId}
-            options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
-            onChange={(v) => setFilter({ platformId: v ?? undefined })}
-          />
-          <Input.Search
-            allowClear
-            style={{ width: 220 }}
-            placeholder={t('relations.keyword')}
-            onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
-          />
-        </Flex>
-        {list.isError ? (
-          <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} />
-        ) : null}
-        <div ref={tableTop}>
-          <Table<AlertRelationRow>
-            rowKey="id"
-            size="middle"
-            data-testid="relation-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1470, y: scrollY }}
-            locale={{ emptyText: t('relations.empty') }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (n) => t('relations.total', { count: n }),
-            }}
-          />
-        </div>
-      </Card>
       <RelationDrawer
         open={editing !== undefined}
         row={editing ?? null}
@@ -441,6 +434,6 @@ export default function AlertRelationPage() {
           void refresh();
         }}
       />
-    </Flex>
+    </ListPage>
   );
 }

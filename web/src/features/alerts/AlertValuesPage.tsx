@@ -1,27 +1,12 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  Alert,
-  Button,
-  Card,
-  Flex,
-  Input,
-  Popconfirm,
-  Select,
-  Switch,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-  message,
-} from 'antd';
-import type { TableColumnsType } from 'antd';
-import { PlusOutlined, ReloadOutlined, SlidersOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Popconfirm, Select, Switch, Tag, Typography, message } from 'antd';
+import { PlusOutlined, SlidersOutlined } from '@ant-design/icons';
 import { ALERT_VALUE_TYPES, type AlertRuleRow, type AlertValueType } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { useMonitorSites } from '../../shared/monitorSites.ts';
 import {
@@ -45,10 +30,11 @@ export default function AlertValuesPage() {
   const { t } = useTranslation('alerts');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
-  const table = useServerTable<RuleListParams>({ pageNum: 1, pageSize: 20 }, ALERT_RULE_SORT_FIELDS);
-  const { params, setParams, setFilter } = table;
-  const [keywordInput, setKeywordInput] = useState('');
+  const table = useServerTable<RuleListParams>({ pageNum: 1, pageSize: 20 }, ALERT_RULE_SORT_FIELDS, {
+    filters: { platformId: 'number', level: 'number', valueType: 'string', enabled: 'boolean', keyword: 'string' },
+  });
+  const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<AlertRuleRow | null | undefined>(undefined);
   const { sites } = useMonitorSites();
   const typeText = useValueTypeText();
@@ -75,7 +61,6 @@ export default function AlertValuesPage() {
     mutationFn: (v: { id: number; enabled: boolean }) => enableRule(v.id, v.enabled),
     onSuccess: () => void refresh(),
   });
-  const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
 
   const condition = (r: AlertRuleRow): string => {
     const parts = [`${t(`directions.${r.direction}`)} ${fmtNum(r.value)}${r.unit ? ` ${r.unit}` : ''}`];
@@ -86,13 +71,14 @@ export default function AlertValuesPage() {
     return parts.join(' · ');
   };
 
-  const columns: TableColumnsType<AlertRuleRow> = [
-    { title: t('fields.site'), dataIndex: 'platformName', width: 160, ellipsis: true },
+  const columns: ServerColumn<AlertRuleRow>[] = [
+    { title: t('fields.site'), dataIndex: 'platformName', key: 'platformName', width: 160, optional: 5 },
     {
       title: t('fields.device'),
       dataIndex: 'deviceName',
+      key: 'deviceName',
       width: 190,
-      ...sortable('deviceName'),
+      sortable: true,
       render: (v: string, r) => (
         <Flex vertical>
           <Typography.Text strong ellipsis style={{ maxWidth: 180 }}>
@@ -104,27 +90,40 @@ export default function AlertValuesPage() {
         </Flex>
       ),
     },
-    { title: t('fields.quantity'), dataIndex: 'showName', width: 150, ...sortable('quantity') },
+    { title: t('fields.quantity'), dataIndex: 'showName', key: 'quantity', width: 150, sortable: true },
     {
       title: t('fields.level'),
       dataIndex: 'level',
+      key: 'level',
       width: 130,
-      ...sortable('level'),
+      sortable: true,
       render: (l: number) => <LevelTag level={l} />,
     },
     {
       title: t('rules.fields.valueType'),
       dataIndex: 'valueType',
+      key: 'valueType',
       width: 170,
-      ...sortable('valueType'),
+      sortable: true,
+      optional: 4,
       render: (v: AlertValueType) => typeText(v),
     },
     { title: t('rules.fields.condition'), key: 'condition', width: 260, render: (_v, r) => condition(r) },
-    { title: t('rules.fields.group'), dataIndex: 'groupId', width: 140, ellipsis: true, render: groupName },
+    {
+      title: t('rules.fields.group'),
+      dataIndex: 'groupId',
+      key: 'groupId',
+      width: 140,
+      optional: 3,
+      ellipsis: true,
+      render: groupName,
+    },
     {
       title: t('rules.fields.channels'),
       dataIndex: 'channels',
+      key: 'channels',
       width: 180,
+      optional: 1,
       render: (v: string[]) => (
         <Flex gap={4} wrap>
           {v.map((c) => (
@@ -138,13 +137,16 @@ export default function AlertValuesPage() {
     {
       title: t('rules.fields.pushInterval'),
       dataIndex: 'pushIntervalMinutes',
+      key: 'pushIntervalMinutes',
       width: 110,
+      optional: 2,
       align: 'right',
       render: (v: number) => (v > 0 ? t('rules.minutes', { count: v }) : t('rules.onceOnly')),
     },
     {
       title: t('rules.fields.enabled'),
       dataIndex: 'enabled',
+      key: 'enabled',
       width: 90,
       render: (v: boolean, r) => (
         <Switch
@@ -160,7 +162,6 @@ export default function AlertValuesPage() {
       title: t('fields.actions'),
       key: 'actions',
       width: 140,
-      fixed: 'right',
       render: (_v, r) => (
         <Flex gap={0}>
           <Button type="link" size="small" data-testid="rule-edit" onClick={() => setEditing(r)}>
@@ -184,103 +185,80 @@ export default function AlertValuesPage() {
   ];
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<SlidersOutlined />} title={t('rules.title')} description={t('rules.description')}>
       {msgHolder}
-      <PageHeaderCard
-        icon={<SlidersOutlined />}
-        title={t('rules.title')}
-        description={t('rules.description')}
-        extra={
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
-            <Button type="primary" icon={<PlusOutlined />} data-testid="rule-add" onClick={() => setEditing(null)}>
-              {t('rules.add')}
+      <ServerTable<AlertRuleRow>
+        tableId="alerts.values"
+        rowKey="id"
+        data-testid="rule-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('rules.total', { count: total })}
+        empty={t('rules.empty')}
+        actions={
+          <Button type="primary" icon={<PlusOutlined />} data-testid="rule-add" onClick={() => setEditing(null)}>
+            {t('rules.add')}
+          </Button>
+        }
+        filters={
+          <>
+            <Select<number>
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ width: 200 }}
+              placeholder={t('filters.allSites')}
+              value={params.platformId}
+              options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
+              onChange={(v) => setFilter({ platformId: v ?? undefined })}
+            />
+            <Select<number>
+              allowClear
+              style={{ width: 150 }}
+              placeholder={t('filters.allLevels')}
+              value={params.level}
+              options={levelOptions}
+              onChange={(v) => setFilter({ level: v ?? undefined })}
+            />
+            <Select<AlertValueType>
+              allowClear
+              style={{ width: 210 }}
+              placeholder={t('filters.allTypes')}
+              value={params.valueType}
+              options={ALERT_VALUE_TYPES.map((v) => ({ value: v, label: typeText(v) }))}
+              onChange={(v) => setFilter({ valueType: v ?? undefined })}
+            />
+            <Select<string>
+              allowClear
+              style={{ width: 140 }}
+              placeholder={t('rules.filters.anyState')}
+              value={params.enabled === undefined ? undefined : params.enabled ? 'on' : 'off'}
+              options={[
+                { value: 'on', label: t('rules.filters.on') },
+                { value: 'off', label: t('rules.filters.off') },
+              ]}
+              onChange={(v) => setFilter({ enabled: v === undefined ? undefined : v === 'on' })}
+            />
+            <Input.Search
+              allowClear
+              style={{ width: 220 }}
+              placeholder={t('rules.filters.keyword')}
+              value={keywordInput}
+              onChange={(e) => setKeywordInput(e.target.value)}
+              onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+            />
+            <Button
+              onClick={() => {
+                setKeywordInput('');
+                table.resetFilters();
+              }}
+            >
+              {t('filters.reset')}
             </Button>
-          </Flex>
+          </>
         }
       />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
-          <Select<number>
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
-            style={{ width: 200 }}
-            placeholder={t('filters.allSites')}
-            value={params.platformId}
-            options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
-            onChange={(v) => setFilter({ platformId: v ?? undefined })}
-          />
-          <Select<number>
-            allowClear
-            style={{ width: 150 }}
-            placeholder={t('filters.allLevels')}
-            value={params.level}
-            options={levelOptions}
-            onChange={(v) => setFilter({ level: v ?? undefined })}
-          />
-          <Select<AlertValueType>
-            allowClear
-            style={{ width: 210 }}
-            placeholder={t('filters.allTypes')}
-            value={params.valueType}
-            options={ALERT_VALUE_TYPES.map((v) => ({ value: v, label: typeText(v) }))}
-            onChange={(v) => setFilter({ valueType: v ?? undefined })}
-          />
-          <Select<string>
-            allowClear
-            style={{ width: 140 }}
-            placeholder={t('rules.filters.anyState')}
-            value={params.enabled === undefined ? undefined : params.enabled ? 'on' : 'off'}
-            options={[
-              { value: 'on', label: t('rules.filters.on') },
-              { value: 'off', label: t('rules.filters.off') },
-            ]}
-            onChange={(v) => setFilter({ enabled: v === undefined ? undefined : v === 'on' })}
-          />
-          <Input.Search
-            allowClear
-            style={{ width: 220 }}
-            placeholder={t('rules.filters.keyword')}
-            value={keywordInput}
-            onChange={(e) => setKeywordInput(e.target.value)}
-            onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
-          />
-          <Button
-            onClick={() => {
-              setKeywordInput('');
-              setParams((p) => ({ pageNum: 1, pageSize: p.pageSize }));
-            }}
-          >
-            {t('filters.reset')}
-          </Button>
-        </Flex>
-        {list.isError ? (
-          <Alert type="error" showIcon style={{ marginBottom: 12 }} title={(list.error as Error).message} />
-        ) : null}
-        <div ref={tableTop}>
-          <Table<AlertRuleRow>
-            rowKey="id"
-            size="middle"
-            data-testid="rule-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1740, y: scrollY }}
-            locale={{ emptyText: t('rules.empty') }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('rules.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
       <AlertValueDrawer
         open={editing !== undefined}
         rule={editing ?? null}
@@ -291,6 +269,6 @@ export default function AlertValuesPage() {
           void refresh();
         }}
       />
-    </Flex>
+    </ListPage>
   );
 }

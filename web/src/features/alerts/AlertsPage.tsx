@@ -3,20 +3,19 @@ import { useSearchParams } from 'react-router-dom';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
-import { Alert, Badge, Button, Card, DatePicker, Flex, Input, Select, Table, Tooltip, Typography } from 'antd';
-import type { TableColumnsType } from 'antd';
-import { AlertOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Badge, Button, DatePicker, Flex, Input, Select, Tooltip, Typography } from 'antd';
+import { AlertOutlined } from '@ant-design/icons';
 import { ALERT_LEVELS, ALERT_STATUSES, type AlertRow, type AlertStatus } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { useMonitorSites } from '../../shared/monitorSites.ts';
 import { ALERT_SORT_FIELDS, alertKeys, fetchAlertCounts, fetchAlerts, type AlertListParams } from './alertsApi.ts';
 import { LevelTag, StatusTag, fmtNum, fmtTime, levelHex, levelTextHex } from './alertUi.tsx';
 import { AlertDetailDrawer } from './AlertDetailDrawer.tsx';
 import { useValueTypeText } from './valueTypes.ts';
-import { pickedDaysIso } from '../../shared/time.ts';
+import { formatInZone, pickedDaysIso, pickerValue } from '../../shared/time.ts';
 
 const DAY = 'YYYY-MM-DD';
 
@@ -29,11 +28,27 @@ export default function AlertsPage() {
   const { t } = useTranslation('alerts');
   const queryClient = useQueryClient();
   const [search, setSearch] = useSearchParams();
-  const [tableTop, scrollY] = useTableScrollY();
-  const table = useServerTable<AlertListParams>({ pageNum: 1, pageSize: 20 }, ALERT_SORT_FIELDS);
-  const { params, setParams, setFilter } = table;
-  const [keywordInput, setKeywordInput] = useState('');
-  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const table = useServerTable<AlertListParams>({ pageNum: 1, pageSize: 20 }, ALERT_SORT_FIELDS, {
+    filters: {
+      level: 'number',
+      status: 'string',
+      platformId: 'number',
+      startTime: 'string',
+      endTime: 'string',
+      keyword: 'string',
+    },
+  });
+  const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
+  // The picked days, shown again from the address's instants (days of the user's time zone).
+  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(() =>
+    params.startTime || params.endTime
+      ? [
+          params.startTime ? pickerValue(formatInZone(params.startTime, undefined, DAY)) : null,
+          params.endTime ? pickerValue(formatInZone(params.endTime, undefined, DAY)) : null,
+        ]
+      : null,
+  );
   const [openId, setOpenId] = useState<number | null>(null);
   const { sites, isLoading: sitesLoading } = useMonitorSites();
   const typeText = useValueTypeText();
@@ -60,28 +75,30 @@ export default function AlertsPage() {
   });
   const counts = useQuery({ queryKey: alertKeys.counts, queryFn: fetchAlertCounts, retry: false, staleTime: 10_000 });
   const refresh = () => queryClient.invalidateQueries({ queryKey: alertKeys.all });
-  const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
 
-  const columns: TableColumnsType<AlertRow> = [
+  const columns: ServerColumn<AlertRow>[] = [
     {
       title: t('fields.level'),
       dataIndex: 'level',
-      width: 130,
-      ...sortable('level'),
+      key: 'level',
+      width: 110,
+      sortable: true,
       render: (v: number) => <LevelTag level={v} />,
     },
     {
       title: t('fields.site'),
       dataIndex: 'platformName',
+      key: 'platformName',
       width: 170,
-      ellipsis: true,
-      ...sortable('platformName'),
+      sortable: true,
+      optional: 5,
     },
     {
       title: t('fields.device'),
       dataIndex: 'deviceName',
+      key: 'deviceName',
       width: 200,
-      ...sortable('deviceName'),
+      sortable: true,
       render: (v: string, row) => (
         <Flex vertical>
           <Typography.Text strong ellipsis style={{ maxWidth: 190 }}>
@@ -98,6 +115,7 @@ export default function AlertsPage() {
       dataIndex: 'showName',
       key: 'showName',
       width: 150,
+      optional: 2,
       ellipsis: true,
       render: (v: string, row) => v || row.quantity || '-',
     },
@@ -127,6 +145,7 @@ export default function AlertsPage() {
       title: t('fields.rule'),
       key: 'rule',
       width: 200,
+      optional: 1,
       render: (_v, row) =>
         row.valueType === 'offline' ? (
           t('types.offline')
@@ -140,27 +159,37 @@ export default function AlertsPage() {
           </Flex>
         ),
     },
-    { title: t('fields.firstAt'), dataIndex: 'firstAt', width: 170, ...sortable('firstAt'), render: fmtTime },
-    { title: t('fields.lastAt'), dataIndex: 'lastAt', width: 170, ...sortable('lastAt'), render: fmtTime },
+    {
+      title: t('fields.firstAt'),
+      dataIndex: 'firstAt',
+      key: 'firstAt',
+      width: 170,
+      sortable: true,
+      optional: 3,
+      render: fmtTime,
+    },
+    { title: t('fields.lastAt'), dataIndex: 'lastAt', key: 'lastAt', width: 170, sortable: true, render: fmtTime },
     {
       title: t('fields.count'),
       dataIndex: 'count',
+      key: 'count',
       width: 80,
       align: 'right',
-      ...sortable('count'),
+      sortable: true,
+      optional: 4,
     },
     {
       title: t('fields.status'),
       dataIndex: 'status',
+      key: 'status',
       width: 130,
-      ...sortable('status'),
+      sortable: true,
       render: (v: AlertStatus) => <StatusTag status={v} />,
     },
     {
       title: t('fields.actions'),
       key: 'actions',
       width: 110,
-      fixed: 'right',
       render: (_v, row) => (
         <Button
           type="link"
@@ -179,142 +208,116 @@ export default function AlertsPage() {
 
   const c = counts.data;
   return (
-    <Flex vertical gap={16}>
-      <PageHeaderCard
-        icon={<AlertOutlined />}
-        title={t('list.title')}
-        description={t('list.description')}
-        extra={
-          <Flex gap={16} align="center" wrap>
-            {c ? (
-              <Flex gap={12} align="center" data-testid="alert-open-counts" wrap>
-                <Typography.Text type="secondary">{t('list.open')}</Typography.Text>
-                {ALERT_LEVELS.map((l) => (
-                  <Tooltip key={l} title={t(`levels.${l}`)}>
-                    <Badge
-                      count={c.open[String(l) as '1'] ?? 0}
-                      showZero
-                      overflowCount={999}
-                      color={levelHex(l)}
-                      style={{ color: l === 2 ? '#3b2e00' : '#fff', fontWeight: 600 }}
-                    />
-                  </Tooltip>
-                ))}
-                <Typography.Text type="secondary">{t('list.untreatedCount', { count: c.untreated })}</Typography.Text>
-              </Flex>
-            ) : null}
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
+    <ListPage
+      icon={<AlertOutlined />}
+      title={t('list.title')}
+      description={t('list.description')}
+      extra={
+        c ? (
+          <Flex gap={12} align="center" data-testid="alert-open-counts" wrap>
+            <Typography.Text type="secondary">{t('list.open')}</Typography.Text>
+            {ALERT_LEVELS.map((l) => (
+              <Tooltip key={l} title={t(`levels.${l}`)}>
+                <Badge
+                  count={c.open[String(l) as '1'] ?? 0}
+                  showZero
+                  overflowCount={999}
+                  color={levelHex(l)}
+                  style={{ color: l === 2 ? '#3b2e00' : '#fff', fontWeight: 600 }}
+                />
+              </Tooltip>
+            ))}
+            <Typography.Text type="secondary">{t('list.untreatedCount', { count: c.untreated })}</Typography.Text>
           </Flex>
+        ) : null
+      }
+    >
+      <ServerTable<AlertRow>
+        tableId="alerts"
+        rowKey="id"
+        data-testid="alert-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('list.total', { count: total })}
+        empty={list.isLoading ? t('list.loading') : t('list.empty')}
+        onRow={(row) => ({
+          onClick: () => setOpenId(row.id),
+          style: { cursor: 'pointer', boxShadow: `inset 4px 0 0 ${levelHex(row.level)}` },
+          'data-alert-id': row.id,
+        })}
+        filters={
+          <>
+            <Select<number>
+              data-testid="alert-filter-level"
+              allowClear
+              style={{ width: 150 }}
+              placeholder={t('filters.allLevels')}
+              value={params.level}
+              options={ALERT_LEVELS.map((l) => ({
+                value: l,
+                label: (
+                  <Flex gap={6} align="center">
+                    <span style={{ width: 10, height: 10, borderRadius: 2, background: levelHex(l) }} />
+                    {t(`levels.${l}`)}
+                  </Flex>
+                ),
+              }))}
+              onChange={(v) => setFilter({ level: v ?? undefined })}
+            />
+            <Select<AlertStatus>
+              data-testid="alert-filter-status"
+              allowClear
+              style={{ width: 160 }}
+              placeholder={t('filters.allStatuses')}
+              value={params.status}
+              options={ALERT_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+              onChange={(v) => setFilter({ status: v ?? undefined })}
+            />
+            <Select<number>
+              data-testid="alert-filter-site"
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ width: 200 }}
+              placeholder={t('filters.allSites')}
+              loading={sitesLoading}
+              value={params.platformId}
+              options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
+              onChange={(v) => setFilter({ platformId: v ?? undefined })}
+            />
+            <DatePicker.RangePicker
+              data-testid="alert-filter-range"
+              value={range}
+              format={DAY}
+              placeholder={[t('filters.from'), t('filters.to')]}
+              onChange={(v) => {
+                setRange(v);
+                // Days of the user's time zone (issue 14), not of the browser.
+                setFilter(pickedDaysIso(v?.[0], v?.[1]));
+              }}
+            />
+            <Input.Search
+              allowClear
+              data-testid="alert-search"
+              style={{ width: 240 }}
+              placeholder={t('filters.keyword')}
+              value={keywordInput}
+              onChange={(e) => setKeywordInput(e.target.value)}
+              onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+            />
+            <Button
+              onClick={() => {
+                setRange(null);
+                setKeywordInput('');
+                table.resetFilters();
+              }}
+            >
+              {t('filters.reset')}
+            </Button>
+          </>
         }
       />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
-          <Select<number>
-            data-testid="alert-filter-level"
-            allowClear
-            style={{ width: 150 }}
-            placeholder={t('filters.allLevels')}
-            value={params.level}
-            options={ALERT_LEVELS.map((l) => ({
-              value: l,
-              label: (
-                <Flex gap={6} align="center">
-                  <span style={{ width: 10, height: 10, borderRadius: 2, background: levelHex(l) }} />
-                  {t(`levels.${l}`)}
-                </Flex>
-              ),
-            }))}
-            onChange={(v) => setFilter({ level: v ?? undefined })}
-          />
-          <Select<AlertStatus>
-            data-testid="alert-filter-status"
-            allowClear
-            style={{ width: 160 }}
-            placeholder={t('filters.allStatuses')}
-            value={params.status}
-            options={ALERT_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
-            onChange={(v) => setFilter({ status: v ?? undefined })}
-          />
-          <Select<number>
-            data-testid="alert-filter-site"
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
-            style={{ width: 200 }}
-            placeholder={t('filters.allSites')}
-            loading={sitesLoading}
-            value={params.platformId}
-            options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
-            onChange={(v) => setFilter({ platformId: v ?? undefined })}
-          />
-          <DatePicker.RangePicker
-            data-testid="alert-filter-range"
-            value={range}
-            format={DAY}
-            placeholder={[t('filters.from'), t('filters.to')]}
-            onChange={(v) => {
-              setRange(v);
-              // Days of the user's time zone (issue 14), not of the browser.
-              setFilter(pickedDaysIso(v?.[0], v?.[1]));
-            }}
-          />
-          <Input.Search
-            allowClear
-            data-testid="alert-search"
-            style={{ width: 240 }}
-            placeholder={t('filters.keyword')}
-            value={keywordInput}
-            onChange={(e) => setKeywordInput(e.target.value)}
-            onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
-          />
-          <Button
-            onClick={() => {
-              setRange(null);
-              setKeywordInput('');
-              setParams((p) => ({ pageNum: 1, pageSize: p.pageSize }));
-            }}
-          >
-            {t('filters.reset')}
-          </Button>
-        </Flex>
-        {list.isError ? (
-          <Alert
-            type="error"
-            showIcon
-            style={{ marginBottom: 12 }}
-            title={t('list.loadFailed')}
-            description={(list.error as Error).message}
-            action={<Button onClick={() => void list.refetch()}>{t('actions.retry')}</Button>}
-          />
-        ) : null}
-        <div ref={tableTop}>
-          <Table<AlertRow>
-            rowKey="id"
-            size="middle"
-            data-testid="alert-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1560, y: scrollY }}
-            locale={{ emptyText: list.isLoading ? t('list.loading') : t('list.empty') }}
-            onRow={(row) => ({
-              onClick: () => setOpenId(row.id),
-              style: { cursor: 'pointer', boxShadow: `inset 4px 0 0 ${levelHex(row.level)}` },
-              'data-alert-id': row.id,
-            })}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
       <AlertDetailDrawer
         id={openId}
         onClose={close}
@@ -322,6 +325,6 @@ export default function AlertsPage() {
           void refresh();
         }}
       />
-    </Flex>
+    </ListPage>
   );
 }

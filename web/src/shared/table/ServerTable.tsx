@@ -95,6 +95,8 @@ export interface ServerTableProps<T> extends Omit<
   onReload?: () => unknown;
   /** Page sizes offered (default 10, 20, 50, 100). */
   pageSizes?: number[];
+  /** What an empty list says (default: common "No data"), e.g. "No alerts". */
+  empty?: ReactNode;
   /** The pagination's total text (default: common "N in total"). */
   totalText?: (total: number) => ReactNode;
   /** Room kept below the table body for the vertical scroll height (see useTableScrollY). */
@@ -126,7 +128,8 @@ const textCell = (v: unknown): ReactNode => {
 };
 
 export function ServerTable<T extends object>(props: ServerTableProps<T>) {
-  const { tableId, table, query, columns, filters, actions, onReload, footer, totalText, pageSizes, ...rest } = props;
+  const { tableId, table, query, columns, filters, actions, onReload, footer, totalText, pageSizes, empty, ...rest } =
+    props;
   const { t } = useTranslation('common');
   const [tableTop, scrollY] = useTableScrollY(footer);
 
@@ -220,7 +223,7 @@ export function ServerTable<T extends object>(props: ServerTableProps<T>) {
       }
     />
   ) : (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('table.empty')} />
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty ?? t('table.empty')} />
   );
 
   return (
