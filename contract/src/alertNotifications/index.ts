@@ -8,6 +8,9 @@ import { perm, routeTable } from '../api/routes.ts';
 import { ALERT_CHANNELS, type AlertChannel } from '../alerts/index.ts';
 import { jsonField, optBool, optEmail, optEnum, optInt, reqInt, PHONE_PATTERN } from '../devices/fields.ts';
 
+/** A contact's phone number (also the web form's check). */
+export { PHONE_PATTERN } from '../devices/fields.ts';
+
 /** Channels that reach a phone number (mail reaches an email address). Channels and levels: see ../alerts. */
 export const PHONE_CHANNELS: readonly AlertChannel[] = ['networkSms', 'localSms', 'sms', 'voice'];
 

@@ -1,13 +1,18 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Table, Tooltip, message } from 'antd';
-import type { TableColumnsType } from 'antd';
-import { ContactsOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { CONTACT_SORT_FIELDS, LANGUAGES, type AlertContactRow, type Language } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { Button, Flex, Form, Input, Modal, Popconfirm, Select, message } from 'antd';
+import { ContactsOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  CONTACT_SORT_FIELDS,
+  LANGUAGES,
+  PHONE_PATTERN,
+  type AlertContactRow,
+  type Language,
+} from '@geosentry/contract';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { fmtTime } from '../alerts/index.ts';
 import {
@@ -19,17 +24,16 @@ import {
   type ContactValues,
 } from './notificationsApi.ts';
 
-/** The contract's phone format (contract/src/devices/fields.ts). */
-const PHONE_PATTERN = /^\+?[0-9][0-9\- ]{5,19}$/;
-
 /** /alert/alertContract: the people alerts are sent to (phone for SMS and voice, email for mail, language). */
 export default function ContactsPage() {
   const { t } = useTranslation('alertNotifications');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
-  const table = useServerTable<ContactParams>({ pageNum: 1, pageSize: 20 }, CONTACT_SORT_FIELDS);
+  const table = useServerTable<ContactParams>({ pageNum: 1, pageSize: 20 }, CONTACT_SORT_FIELDS, {
+    filters: { keyword: 'string', language: 'string' },
+  });
   const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<AlertContactRow | null | undefined>(undefined);
   const [form] = Form.useForm<ContactValues>();
   const list = useQuery({
@@ -64,31 +68,39 @@ export default function ContactsPage() {
     );
     setEditing(row);
   };
-  const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
-  const columns: TableColumnsType<AlertContactRow> = [
-    { title: t('contacts.name'), dataIndex: 'name', width: 180, ...sortable('name') },
-    { title: t('contacts.phone'), dataIndex: 'phone', width: 160, ...sortable('phone'), render: (v) => v ?? '-' },
-    { title: t('contacts.email'), dataIndex: 'email', width: 220, ...sortable('email'), render: (v) => v ?? '-' },
+  const columns: ServerColumn<AlertContactRow>[] = [
+    { title: t('contacts.name'), dataIndex: 'name', key: 'name', width: 180, sortable: true },
+    { title: t('contacts.phone'), dataIndex: 'phone', key: 'phone', width: 160, sortable: true },
+    { title: t('contacts.email'), dataIndex: 'email', key: 'email', width: 220, sortable: true },
     {
       title: t('contacts.language'),
       dataIndex: 'language',
+      key: 'language',
       width: 110,
-      ...sortable('language'),
+      sortable: true,
       render: (v: Language) => t(`languages.${v}`),
     },
     {
       title: t('contacts.groups'),
       dataIndex: 'groupIds',
+      key: 'groupIds',
       width: 90,
       align: 'right',
       render: (v: number[]) => v.length,
     },
-    { title: t('common.createdAt'), dataIndex: 'createdAt', width: 170, ...sortable('createdAt'), render: fmtTime },
+    {
+      title: t('common.createdAt'),
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      width: 170,
+      sortable: true,
+      optional: 1,
+      render: fmtTime,
+    },
     {
       title: t('common.actions'),
       key: 'actions',
       width: 140,
-      fixed: 'right',
       render: (_v, row) => (
         <Flex>
           <Button type="link" size="small" onClick={() => open(row)}>
@@ -110,65 +122,44 @@ export default function ContactsPage() {
     },
   ];
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<ContactsOutlined />} title={t('contacts.title')} description={t('contacts.description')}>
       {msgHolder}
-      <PageHeaderCard
-        icon={<ContactsOutlined />}
-        title={t('contacts.title')}
-        description={t('contacts.description')}
-        extra={
-          <Flex gap={8}>
-            <Tooltip title={t('common.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('common.reload')} onClick={() => void refresh()} />
-            </Tooltip>
-            <Button type="primary" icon={<PlusOutlined />} data-testid="contact-add" onClick={() => open(null)}>
-              {t('contacts.add')}
-            </Button>
-          </Flex>
+      <ServerTable<AlertContactRow>
+        tableId="alerts.contacts"
+        rowKey="id"
+        data-testid="contact-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(n) => t('common.total', { count: n })}
+        empty={t('contacts.empty')}
+        actions={
+          <Button type="primary" icon={<PlusOutlined />} data-testid="contact-add" onClick={() => open(null)}>
+            {t('contacts.add')}
+          </Button>
+        }
+        filters={
+          <>
+            <Input.Search
+              allowClear
+              style={{ width: 240 }}
+              placeholder={t('contacts.keyword')}
+              value={keywordInput}
+              onChange={(e) => setKeywordInput(e.target.value)}
+              onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+            />
+            <Select<Language>
+              allowClear
+              style={{ width: 150 }}
+              placeholder={t('contacts.allLanguages')}
+              value={params.language}
+              options={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))}
+              onChange={(v) => setFilter({ language: v ?? undefined })}
+            />
+          </>
         }
       />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex gap={12} wrap style={{ marginBottom: 16 }}>
-          <Input.Search
-            allowClear
-            style={{ width: 240 }}
-            placeholder={t('contacts.keyword')}
-            onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
-          />
-          <Select<Language>
-            allowClear
-            style={{ width: 150 }}
-            placeholder={t('contacts.allLanguages')}
-            value={params.language}
-            options={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))}
-            onChange={(v) => setFilter({ language: v ?? undefined })}
-          />
-        </Flex>
-        {list.isError ? (
-          <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} />
-        ) : null}
-        <div ref={tableTop}>
-          <Table<AlertContactRow>
-            rowKey="id"
-            size="middle"
-            data-testid="contact-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1070, y: scrollY }}
-            locale={{ emptyText: t('contacts.empty') }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (n) => t('common.total', { count: n }),
-            }}
-          />
-        </div>
-      </Card>
       <Modal
         open={editing !== undefined}
         title={editing ? t('contacts.editTitle', { name: editing.name }) : t('contacts.add')}
@@ -215,6 +206,6 @@ export default function ContactsPage() {
           </Form.Item>
         </Form>
       </Modal>
-    </Flex>
+    </ListPage>
   );
 }

@@ -1,28 +1,12 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  Alert,
-  Button,
-  Card,
-  Flex,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Select,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-  message,
-} from 'antd';
-import type { TableColumnsType } from 'antd';
-import { PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
+import { Button, Flex, Form, Input, Modal, Popconfirm, Select, Tag, Typography, message } from 'antd';
+import { PlusOutlined, TeamOutlined } from '@ant-design/icons';
 import { GROUP_SORT_FIELDS, type AlertGroupRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { useMonitorSites } from '../../shared/monitorSites.ts';
 import { fmtTime } from '../alerts/index.ts';
@@ -41,9 +25,11 @@ export default function GroupsPage() {
   const { t } = useTranslation('alertNotifications');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
-  const table = useServerTable<GroupParams>({ pageNum: 1, pageSize: 20 }, GROUP_SORT_FIELDS);
+  const table = useServerTable<GroupParams>({ pageNum: 1, pageSize: 20 }, GROUP_SORT_FIELDS, {
+    filters: { keyword: 'string' },
+  });
   const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<AlertGroupRow | null | undefined>(undefined);
   const [form] = Form.useForm<GroupValues>();
   const { sites } = useMonitorSites();
@@ -88,12 +74,12 @@ export default function GroupsPage() {
     setEditing(row);
   };
   const siteName = (id: number) => sites.find((s) => s.platformId === id)?.name ?? `#${id}`;
-  const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
-  const columns: TableColumnsType<AlertGroupRow> = [
-    { title: t('groups.name'), dataIndex: 'name', width: 180, ...sortable('name') },
+  const columns: ServerColumn<AlertGroupRow>[] = [
+    { title: t('groups.name'), dataIndex: 'name', key: 'name', width: 180, sortable: true },
     {
       title: t('groups.members'),
       dataIndex: 'contacts',
+      key: 'contacts',
       width: 300,
       render: (v: AlertGroupRow['contacts']) =>
         v.length ? (
@@ -111,7 +97,9 @@ export default function GroupsPage() {
     {
       title: t('groups.sites'),
       dataIndex: 'platformIds',
+      key: 'platformIds',
       width: 260,
+      optional: 2,
       render: (v: number[]) =>
         v.length ? (
           <Flex gap={4} wrap>
@@ -125,13 +113,19 @@ export default function GroupsPage() {
           t('groups.allSites')
         ),
     },
-    { title: t('groups.description'), dataIndex: 'description', width: 200, ellipsis: true, render: (v) => v ?? '-' },
-    { title: t('common.createdAt'), dataIndex: 'createdAt', width: 170, ...sortable('createdAt'), render: fmtTime },
+    { title: t('groups.description'), dataIndex: 'description', key: 'description', width: 200, optional: 1 },
+    {
+      title: t('common.createdAt'),
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      width: 170,
+      sortable: true,
+      render: fmtTime,
+    },
     {
       title: t('common.actions'),
       key: 'actions',
       width: 140,
-      fixed: 'right',
       render: (_v, row) => (
         <Flex>
           <Button type="link" size="small" onClick={() => open(row)}>
@@ -153,57 +147,34 @@ export default function GroupsPage() {
     },
   ];
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<TeamOutlined />} title={t('groups.title')} description={t('groups.description_page')}>
       {msgHolder}
-      <PageHeaderCard
-        icon={<TeamOutlined />}
-        title={t('groups.title')}
-        description={t('groups.description_page')}
-        extra={
-          <Flex gap={8}>
-            <Tooltip title={t('common.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('common.reload')} onClick={() => void refresh()} />
-            </Tooltip>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => open(null)}>
-              {t('groups.add')}
-            </Button>
-          </Flex>
+      <ServerTable<AlertGroupRow>
+        tableId="alerts.groups"
+        rowKey="id"
+        data-testid="group-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(n) => t('common.total', { count: n })}
+        empty={t('groups.empty')}
+        actions={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => open(null)}>
+            {t('groups.add')}
+          </Button>
         }
-      />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex gap={12} wrap style={{ marginBottom: 16 }}>
+        filters={
           <Input.Search
             allowClear
             style={{ width: 240 }}
             placeholder={t('groups.keyword')}
+            value={keywordInput}
+            onChange={(e) => setKeywordInput(e.target.value)}
             onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
           />
-        </Flex>
-        {list.isError ? (
-          <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} />
-        ) : null}
-        <div ref={tableTop}>
-          <Table<AlertGroupRow>
-            rowKey="id"
-            size="middle"
-            data-testid="group-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1250, y: scrollY }}
-            locale={{ emptyText: t('groups.empty') }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (n) => t('common.total', { count: n }),
-            }}
-          />
-        </div>
-      </Card>
+        }
+      />
       <Modal
         open={editing !== undefined}
         title={editing ? t('groups.editTitle', { name: editing.name }) : t('groups.add')}
@@ -246,6 +217,6 @@ export default function GroupsPage() {
           </Form.Item>
         </Form>
       </Modal>
-    </Flex>
+    </ListPage>
   );
 }

@@ -1,25 +1,8 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  Alert,
-  Button,
-  Card,
-  Flex,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Switch,
-  Table,
-  Tabs,
-  Tag,
-  Tooltip,
-  Typography,
-  message,
-} from 'antd';
-import type { TableColumnsType } from 'antd';
-import { FileTextOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Flex, Form, Input, Modal, Popconfirm, Switch, Tabs, Tag, Typography, message } from 'antd';
+import { FileTextOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   LANGUAGES,
   TEMPLATE_PLACEHOLDERS,
@@ -28,9 +11,9 @@ import {
   placeholdersOf,
   type AlertTemplateRow,
 } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { fmtTime } from '../alerts/index.ts';
 import {
@@ -38,6 +21,7 @@ import {
   fetchTemplates,
   notificationKeys,
   saveTemplate,
+  type TemplateParams,
   type TemplateValues,
 } from './notificationsApi.ts';
 
@@ -60,12 +44,11 @@ export default function TemplatesPage() {
   const { t } = useTranslation('alertNotifications');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
-  const table = useServerTable<{ pageNum: number; pageSize: number; keyword?: string | undefined }>(
-    { pageNum: 1, pageSize: 20 },
-    TEMPLATE_SORT_FIELDS,
-  );
+  const table = useServerTable<TemplateParams>({ pageNum: 1, pageSize: 20 }, TEMPLATE_SORT_FIELDS, {
+    filters: { keyword: 'string' },
+  });
   const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<AlertTemplateRow | null | undefined>(undefined);
   const [form] = Form.useForm<TemplateValues>();
   const content = Form.useWatch('content', form);
@@ -107,13 +90,13 @@ export default function TemplatesPage() {
     );
     setEditing(row);
   };
-  const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
-  const columns: TableColumnsType<AlertTemplateRow> = [
+  const columns: ServerColumn<AlertTemplateRow>[] = [
     {
       title: t('templates.name'),
       dataIndex: 'name',
+      key: 'name',
       width: 200,
-      ...sortable('name'),
+      sortable: true,
       render: (v: string, r) => (
         <Flex gap={6} align="center">
           {v}
@@ -124,17 +107,20 @@ export default function TemplatesPage() {
     {
       title: t('templates.smsCode'),
       dataIndex: 'smsTemplateCode',
+      key: 'smsTemplateCode',
       width: 150,
-      ...sortable('smsTemplateCode'),
-      render: (v) => v ?? '-',
+      sortable: true,
+      optional: 1,
     },
     {
       title: t('templates.content'),
       dataIndex: 'content',
+      key: 'content',
+      width: 380,
       render: (v: AlertTemplateRow['content']) => (
         <Flex vertical gap={2}>
           {LANGUAGES.filter((l) => v[l]).map((l) => (
-            <Typography.Text key={l} ellipsis style={{ maxWidth: 560 }}>
+            <Typography.Text key={l} ellipsis style={{ maxWidth: 360 }}>
               <Tag style={{ marginInlineEnd: 6 }}>{l}</Tag>
               {v[l]}
             </Typography.Text>
@@ -142,12 +128,18 @@ export default function TemplatesPage() {
         </Flex>
       ),
     },
-    { title: t('common.updatedAt'), dataIndex: 'updatedAt', width: 170, ...sortable('updatedAt'), render: fmtTime },
+    {
+      title: t('common.updatedAt'),
+      dataIndex: 'updatedAt',
+      key: 'updatedAt',
+      width: 170,
+      sortable: true,
+      render: fmtTime,
+    },
     {
       title: t('common.actions'),
       key: 'actions',
       width: 140,
-      fixed: 'right',
       render: (_v, row) => (
         <Flex>
           <Button type="link" size="small" onClick={() => open(row)}>
@@ -177,57 +169,34 @@ export default function TemplatesPage() {
     },
   };
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<FileTextOutlined />} title={t('templates.title')} description={t('templates.description')}>
       {msgHolder}
-      <PageHeaderCard
-        icon={<FileTextOutlined />}
-        title={t('templates.title')}
-        description={t('templates.description')}
-        extra={
-          <Flex gap={8}>
-            <Tooltip title={t('common.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('common.reload')} onClick={() => void refresh()} />
-            </Tooltip>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => open(null)}>
-              {t('templates.add')}
-            </Button>
-          </Flex>
+      <ServerTable<AlertTemplateRow>
+        tableId="alerts.templates"
+        rowKey="id"
+        data-testid="template-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(n) => t('common.total', { count: n })}
+        empty={t('templates.empty')}
+        actions={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => open(null)}>
+            {t('templates.add')}
+          </Button>
         }
-      />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex gap={12} wrap style={{ marginBottom: 16 }}>
+        filters={
           <Input.Search
             allowClear
             style={{ width: 240 }}
             placeholder={t('templates.keyword')}
+            value={keywordInput}
+            onChange={(e) => setKeywordInput(e.target.value)}
             onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
           />
-        </Flex>
-        {list.isError ? (
-          <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 12 }} />
-        ) : null}
-        <div ref={tableTop}>
-          <Table<AlertTemplateRow>
-            rowKey="id"
-            size="middle"
-            data-testid="template-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1100, y: scrollY }}
-            locale={{ emptyText: t('templates.empty') }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (n) => t('common.total', { count: n }),
-            }}
-          />
-        </div>
-      </Card>
+        }
+      />
       <Modal
         open={editing !== undefined}
         title={editing ? t('templates.editTitle', { name: editing.name }) : t('templates.add')}
@@ -303,6 +272,6 @@ export default function TemplatesPage() {
           />
         </Form>
       </Modal>
-    </Flex>
+    </ListPage>
   );
 }

@@ -65,7 +65,8 @@ export interface TemplateValues {
   content: PerLanguageText;
   isDefault?: boolean | undefined;
 }
-export const fetchTemplates = (p: z.output<typeof alertTemplateListQuery>) => call(R.templateList, { ...p });
+export type TemplateParams = z.output<typeof alertTemplateListQuery>;
+export const fetchTemplates = (p: TemplateParams) => call(R.templateList, { ...p });
 export const fetchTemplateOptions = () =>
   call(R.templateList, { pageNum: 1, pageSize: 500 }, picker).then((p) => p.list);
 const clean = (t: PerLanguageText): PerLanguageText =>
