@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { roleLabel } from '../../shared/labels.ts';
 import { Alert, Button, Col, Divider, Drawer, Flex, Form, Input, Radio, Row, Select, Typography } from 'antd';
 import { PLATFORM_TYPES, SUPER_ADMIN_ROLE, type PlatformOption, type UserRow } from '@geosentry/contract';
 import {
@@ -180,7 +181,7 @@ export function UserFormDrawer({
                 showSearch={{ optionFilterProp: 'label' }}
                 options={(roles.data ?? [])
                   .filter((r) => superAdmin || r.code !== SUPER_ADMIN_ROLE)
-                  .map((r) => ({ value: r.id, label: r.name }))}
+                  .map((r) => ({ value: r.id, label: roleLabel(r) }))}
               />
             </Form.Item>
           </Col>

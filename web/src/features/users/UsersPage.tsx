@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { roleLabel } from '../../shared/labels.ts';
 import { Button, Flex, Input, Modal, Popconfirm, Select, Switch, Tag, Tooltip, Typography, message } from 'antd';
 import { LockOutlined, PlusOutlined, TeamOutlined } from '@ant-design/icons';
 import { SUPER_ADMIN_ROLE, type UserRow } from '@geosentry/contract';
@@ -140,7 +141,9 @@ export default function UsersPage() {
       key: 'roleName',
       width: 150,
       sortable: true,
-      render: (v: string, row) => <Tag color={row.roleCode === 'superAdmin' ? 'gold' : 'blue'}>{v}</Tag>,
+      render: (v: string, row) => (
+        <Tag color={row.roleCode === 'superAdmin' ? 'gold' : 'blue'}>{roleLabel({ code: row.roleCode, name: v })}</Tag>
+      ),
     },
     { title: t('fields.phone'), dataIndex: 'phone', key: 'phone', width: 140, optional: 3 },
     { title: t('fields.email'), dataIndex: 'email', key: 'email', width: 200, optional: 2 },
@@ -297,7 +300,7 @@ export default function UsersPage() {
               placeholder={t('filters.role')}
               value={params.roleId}
               loading={roles.isLoading}
-              options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
+              options={(roles.data ?? []).map((r) => ({ value: r.id, label: roleLabel(r) }))}
               onChange={(v) => setFilter({ roleId: v ?? undefined })}
             />
             <Select<'true' | 'false'>
