@@ -1,15 +1,17 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, Flex, Input, Modal, Popconfirm, Table, Tag, Tooltip, Typography, message } from 'antd';
-import type { ButtonProps, TableColumnsType, TableProps } from 'antd';
-import { BankOutlined, LinkOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Modal, Tag, Tooltip, Typography, message } from 'antd';
+import type { ButtonProps } from 'antd';
+import { BankOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
 import type { EnterpriseRow, EnterpriseVariant, PlatformType } from '@geosentry/contract';
 import { orgWord } from '../../shared/wording.ts';
 import { useSession } from '../../shared/session.ts';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
 import { formatTime } from '../../shared/time.ts';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import {
   ENTERPRISE_SORT_FIELDS,
   deleteEnterprise,
@@ -17,14 +19,10 @@ import {
   fetchEnterprises,
   unbindPlatform,
   type EnterpriseListParams,
-  type EnterpriseSortField,
 } from './enterprisesApi.ts';
 import { EnterpriseFormDrawer } from './EnterpriseFormDrawer.tsx';
 import { BindSiteModal } from './BindSiteModal.tsx';
 
-const PAGE_SIZES = [10, 20, 50, 100];
-const isSortField = (v: unknown): v is EnterpriseSortField =>
-  typeof v === 'string' && (ENTERPRISE_SORT_FIELDS as readonly string[]).includes(v);
 const dash = <Typography.Text type="secondary">-</Typography.Text>;
 const KIND_COLORS: Record<PlatformType, string> = {
   disaster: 'volcano',
@@ -46,14 +44,16 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
   const [modal, modalHolder] = Modal.useModal();
-  const [tableTop, scrollY] = useTableScrollY();
   const { platformType } = useSession();
   const isEnterprise = orgWord(platformType) === 'common:wording.enterprise';
   const org = t(orgWord(platformType));
   const titleKey = `${variant}.${isEnterprise ? 'titleEnterprise' : 'titleOrganisation'}`;
 
-  const [params, setParams] = useState<EnterpriseListParams>({ pageNum: 1, pageSize: 20 });
-  const [keywordInput, setKeywordInput] = useState('');
+  const table = useServerTable<EnterpriseListParams>({ pageNum: 1, pageSize: 20 }, ENTERPRISE_SORT_FIELDS, {
+    filters: { keyword: 'string' },
+  });
+  const { params } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<EnterpriseRow | null | undefined>(undefined);
   const [binding, setBinding] = useState<EnterpriseRow | null>(null);
 
@@ -69,15 +69,6 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
       queryClient.invalidateQueries({ queryKey: ['platforms'] }),
     ]);
 
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteEnterprise(variant, id),
-    onSuccess: () => {
-      void msg.success(t('messages.deleted'));
-      if ((list.data?.list.length ?? 0) <= 1 && params.pageNum > 1)
-        setParams((p) => ({ ...p, pageNum: p.pageNum - 1 }));
-      void refresh();
-    },
-  });
   const unbind = useMutation({
     mutationFn: (v: { enterpriseId: number; platformId: number }) =>
       unbindPlatform(variant, v.enterpriseId, v.platformId),
@@ -98,32 +89,16 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
     });
   };
 
-  const onTableChange: TableProps<EnterpriseRow>['onChange'] = (pagination, _filters, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    const field = s?.order && isSortField(s.columnKey) ? s.columnKey : undefined;
-    setParams((p) => {
-      const sortChanged = field !== p.sortField || (field ? s?.order : undefined) !== p.sortOrder;
-      const pageSize = pagination.pageSize ?? p.pageSize;
-      return {
-        ...p,
-        sortField: field,
-        sortOrder: field ? (s?.order ?? undefined) : undefined,
-        pageSize,
-        pageNum: sortChanged || pageSize !== p.pageSize ? 1 : (pagination.current ?? 1),
-      };
-    });
-  };
-  const sortOrderOf = (field: EnterpriseSortField) => (params.sortField === field ? (params.sortOrder ?? null) : null);
-
-  const columns: TableColumnsType<EnterpriseRow> = [
+  const columns: ServerColumn<EnterpriseRow>[] = [
     {
       title: t('fields.name'),
       dataIndex: 'name',
       key: 'name',
       width: 220,
       fixed: 'left',
+      hideable: false,
       sorter: true,
-      sortOrder: sortOrderOf('name'),
+      sortOrder: table.sortOrderOf('name'),
       render: (v: string) => <Typography.Text strong>{v}</Typography.Text>,
     },
     {
@@ -132,7 +107,7 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
       key: 'code',
       width: 130,
       sorter: true,
-      sortOrder: sortOrderOf('code'),
+      sortOrder: table.sortOrderOf('code'),
       render: (v: string | null) => v ?? dash,
     },
     {
@@ -140,6 +115,7 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
       dataIndex: 'parentName',
       key: 'parentName',
       width: 180,
+      optional: 4,
       ellipsis: true,
       render: (v: string | null) => v ?? dash,
     },
@@ -175,6 +151,7 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
       dataIndex: 'address',
       key: 'address',
       width: 200,
+      optional: 2,
       ellipsis: true,
       render: (v: string | null) => v ?? dash,
     },
@@ -183,6 +160,7 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
       dataIndex: 'description',
       key: 'description',
       width: 220,
+      optional: 1,
       ellipsis: true,
       render: (v: string | null) => v ?? dash,
     },
@@ -191,8 +169,9 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
       dataIndex: 'createdAt',
       key: 'createdAt',
       width: 170,
+      optional: 3,
       sorter: true,
-      sortOrder: sortOrderOf('createdAt'),
+      sortOrder: table.sortOrderOf('createdAt'),
       render: (v: string) => formatTime(v),
     },
     {
@@ -208,31 +187,39 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
           <Button type="link" size="small" data-testid="enterprise-bind" onClick={() => setBinding(row)}>
             {t('actions.bind')}
           </Button>
-          <Popconfirm
+          <DeleteAction
             title={t('confirm.deleteTitle', { name: row.name })}
             description={t('confirm.deleteContent')}
-            okText={t('actions.delete')}
-            okButtonProps={{ danger: true, 'data-testid': 'enterprise-delete-confirm' }}
-            cancelText={t('form.cancel')}
-            onConfirm={() => remove.mutateAsync(row.enterpriseId).catch(() => undefined)}
-          >
-            <Button type="link" size="small" danger data-testid="enterprise-delete">
-              {t('actions.delete')}
-            </Button>
-          </Popconfirm>
+            label={t('actions.delete')}
+            data-testid="enterprise-delete"
+            onDelete={() => deleteEnterprise(variant, row.enterpriseId)}
+            success={t('messages.deleted')}
+            onDone={() => {
+              table.afterDelete(list.data?.list.length ?? 0);
+              void refresh();
+            }}
+          />
         </Flex>
       ),
     },
   ];
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<BankOutlined />} title={t(titleKey)} description={t(`${variant}.description`, { org })}>
       {msgHolder}
       {modalHolder}
-      <PageHeaderCard icon={<BankOutlined />} title={t(titleKey)} description={t(`${variant}.description`, { org })} />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center">
+      <ServerTable<EnterpriseRow>
+        tableId={`enterprises.${variant}`}
+        rowKey="enterpriseId"
+        data-testid="enterprise-table"
+        footer={110}
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('list.total', { count: total })}
+        filters={
+          <>
             <Input.Search
               allowClear
               data-testid="enterprise-search"
@@ -240,13 +227,12 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
               placeholder={t('filters.keyword')}
               value={keywordInput}
               onChange={(e) => setKeywordInput(e.target.value)}
-              onSearch={(v) => setParams((p) => ({ ...p, keyword: v.trim() || undefined, pageNum: 1 }))}
+              onSearch={(v) => table.setFilter({ keyword: v.trim() || undefined })}
             />
-          </Flex>
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
+          </>
+        }
+        actions={
+          <>
             <Button
               type="primary"
               icon={<PlusOutlined />}
@@ -255,32 +241,12 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
             >
               {t('actions.add', { org })}
             </Button>
-          </Flex>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<EnterpriseRow>
-            rowKey="enterpriseId"
-            size="middle"
-            data-testid="enterprise-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={onTableChange}
-            scroll={{ x: 1600, y: scrollY }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-        <Typography.Text type="secondary">
-          <LinkOutlined /> {t('list.bindHint')}
-        </Typography.Text>
-      </Card>
+          </>
+        }
+      />
+      <Typography.Text type="secondary">
+        <LinkOutlined /> {t('list.bindHint')}
+      </Typography.Text>
       <EnterpriseFormDrawer
         variant={variant}
         org={org}
@@ -303,6 +269,6 @@ export function EnterprisesPage({ variant }: { variant: EnterpriseVariant }) {
           void refresh();
         }}
       />
-    </Flex>
+    </ListPage>
   );
 }
