@@ -1,6 +1,9 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Button, Result } from 'antd';
+import { Component, lazy, Suspense, type ErrorInfo, type ReactNode } from 'react';
+import { Button } from 'antd';
 import i18n from '../../shared/i18n.ts';
+
+// Shown only when a screen fails: loaded then (with its illustrations), not with the console's first screen.
+const Result = lazy(() => import('antd/es/result'));
 
 interface State {
   error: Error | null;
@@ -21,16 +24,18 @@ export class ViewBoundary extends Component<{ children: ReactNode }, State> {
   override render(): ReactNode {
     if (!this.state.error) return this.props.children;
     return (
-      <Result
-        status="error"
-        title={i18n.t('common:view.failed')}
-        subTitle={this.state.error.message}
-        extra={
-          <Button type="primary" onClick={() => this.setState({ error: null })}>
-            {i18n.t('common:action.retry')}
-          </Button>
-        }
-      />
+      <Suspense fallback={null}>
+        <Result
+          status="error"
+          title={i18n.t('common:view.failed')}
+          subTitle={this.state.error.message}
+          extra={
+            <Button type="primary" onClick={() => this.setState({ error: null })}>
+              {i18n.t('common:action.retry')}
+            </Button>
+          }
+        />
+      </Suspense>
     );
   }
 }
