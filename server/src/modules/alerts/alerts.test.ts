@@ -5,6 +5,7 @@ import type {
   AlertCounts,
   AlertDetail,
   AlertEvent,
+  AlertRelationRow,
   AlertReport,
   AlertRow,
   AlertRuleRow,
@@ -400,6 +401,24 @@ describe('alerts: rules, evaluation on ingest, workflow, scoped queries', () => 
       },
     });
     expect(one.info).toBe('A multi-device rule needs at least two devices of one site');
+    // The list answers the rule as the contract describes it (checked against its schema under CHECK_RESPONSES).
+    const rules = await t.api<Page<AlertRelationRow>>('GET', `${A}/manage/relation/getListPage`, {
+      token: admin,
+      query: { platformId: String(siteA) },
+    });
+    expect(rules.status, rules.info).toBe(0);
+    expect(rules.data.list).toMatchObject([
+      {
+        id: r.data.id,
+        name: 'Crest pair',
+        mode: 'twoAgree',
+        levels: [
+          { level: 3, value: 10 },
+          { level: 4, value: 20 },
+        ],
+      },
+    ]);
+    expect(rules.data.list[0]!.members.map((m) => m.deviceId).sort()).toEqual([dev.m1, dev.m2].sort());
     await send(termA, 'DEV-m1', [{ displacement: 25 }]);
     let multi = (await alertsOf(dev.m1!)).filter((a) => a.kind === 'multi');
     expect(multi).toMatchObject([{ level: 2, relationId: r.data.id }]);
