@@ -42,12 +42,15 @@ describe('labels, never codes', () => {
       expect(types).not.toContain('valley');
       await shot(page, `labels-${lang}-tailings`);
 
+      // The type is one of the columns shown while they fit: a wide window shows them all.
+      await page.setViewportSize({ width: 2560, height: 900 });
       await page.goto(`${server.url}/#/information/terminalInfoManagement`);
       await visibleTable(page).locator('tbody tr.ant-table-row').first().waitFor();
       const body = (await visibleTable(page).locator('tbody').textContent()) ?? '';
       expect(body).toContain(gateway);
       expect(body).not.toMatch(/\bgateway\b/);
 
+      await page.setViewportSize({ width: 1440, height: 900 });
       await page.goto(`${server.url}/#/system/role`);
       await visibleTable(page).locator('tbody tr.ant-table-row').first().waitFor();
       const roles = (await visibleTable(page).locator('tbody').textContent()) ?? '';
