@@ -99,7 +99,6 @@ export default function AuditPage() {
       dataIndex: 'target',
       key: 'target',
       width: 180,
-      optional: 2,
       ellipsis: true,
       render: (v: string | null) => auditTarget(v) ?? <Typography.Text type="secondary">-</Typography.Text>,
     },
@@ -128,7 +127,6 @@ export default function AuditPage() {
       dataIndex: 'ip',
       key: 'ip',
       width: 150,
-      optional: 1,
     },
   ];
 

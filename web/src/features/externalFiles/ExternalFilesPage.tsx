@@ -68,7 +68,6 @@ export default function ExternalFilesPage() {
       dataIndex: 'description',
       key: 'description',
       width: 240,
-      optional: 1,
     },
     {
       title: t('fields.role'),
@@ -81,7 +80,6 @@ export default function ExternalFilesPage() {
       title: t('fields.createdAt'),
       dataIndex: 'createdAt',
       width: 170,
-      optional: 2,
       ...sortable('createdAt'),
       render: (v: string) => formatTime(v),
     },

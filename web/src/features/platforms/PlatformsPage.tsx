@@ -106,7 +106,6 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
           title: detailLabel(t, key),
           key: `details.${key}`,
           width: 140,
-          optional: 4,
           ellipsis: true,
           render: (_v: unknown, row: PlatformRow) => {
             const v = row.details[key];
@@ -154,7 +153,6 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
       title: t('fields.coordinates'),
       key: 'coords',
       width: 190,
-      optional: 1,
       render: (_v, row) =>
         row.lat !== null && row.lon !== null ? (
           <Typography.Text code>{`${row.lat.toFixed(6)}, ${row.lon.toFixed(6)}`}</Typography.Text>
@@ -167,7 +165,6 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
       dataIndex: 'manager',
       key: 'manager',
       width: 120,
-      optional: 2,
       ellipsis: true,
       render: (v: string | null) => v ?? dash,
     },
@@ -191,7 +188,6 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
       dataIndex: 'createdAt',
       key: 'createdAt',
       width: 170,
-      optional: 3,
       sorter: true,
       sortOrder: table.sortOrderOf('createdAt'),
       render: (v: string) => formatTime(v),

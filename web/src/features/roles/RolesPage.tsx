@@ -76,14 +76,12 @@ export default function RolesPage() {
       dataIndex: 'description',
       key: 'description',
       width: 220,
-      optional: 3,
     },
     {
       title: t('fields.parent'),
       dataIndex: 'parentName',
       key: 'parent',
       width: 130,
-      optional: 1,
       render: (v: string | null) => (v ? <Tag>{v}</Tag> : <Typography.Text type="secondary">-</Typography.Text>),
     },
     {
@@ -107,7 +105,6 @@ export default function RolesPage() {
       dataIndex: 'createdAt',
       key: 'createdAt',
       width: 170,
-      optional: 2,
       sortable: true,
       render: (v: string) => formatTime(v),
     },

@@ -6,7 +6,6 @@ import { useTimeZone } from '../../shared/useTimeZone.ts';
 import type { Dayjs } from 'dayjs';
 import {
   Button,
-  Card,
   Checkbox,
   DatePicker,
   Descriptions,
@@ -14,22 +13,18 @@ import {
   Form,
   Input,
   Modal,
-  Popconfirm,
   Select,
-  Table,
   Tag,
   Tooltip,
   Typography,
   message,
 } from 'antd';
-import type { TableColumnsType } from 'antd';
 import {
   AuditOutlined,
   CheckCircleOutlined,
   ExclamationCircleOutlined,
   PaperClipOutlined,
   PlusOutlined,
-  ReloadOutlined,
 } from '@ant-design/icons';
 import {
   TS_ITEMS,
@@ -41,9 +36,10 @@ import {
   type TsRecord,
   type TsState,
 } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { blankToUndefined, retryUnlessCancelled } from '../../shared/query.ts';
 import { UploadField, fileHref } from '../files/index.ts';
 import {
@@ -175,11 +171,25 @@ export default function TsManagementPage() {
   const { t } = useTranslation('tsManagement');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
-  const table = useServerTable<TsListParams>({ pageNum: 1, pageSize: 10 }, TS_SORT_FIELDS);
-  const { params, setParams, setFilter } = table;
-  const [keywordInput, setKeywordInput] = useState('');
-  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const table = useServerTable<TsListParams>({ pageNum: 1, pageSize: 10 }, TS_SORT_FIELDS, {
+    filters: {
+      platformId: 'number',
+      problemType: 'string',
+      responsiblePersonId: 'number',
+      state: 'string',
+      startDate: 'string',
+      endDate: 'string',
+      overdue: 'boolean',
+      keyword: 'string',
+    },
+  });
+  const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
+  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(() =>
+    params.startDate || params.endDate
+      ? [params.startDate ? pickerValue(params.startDate) : null, params.endDate ? pickerValue(params.endDate) : null]
+      : null,
+  );
   const [editing, setEditing] = useState<TsRecord | null | undefined>(undefined);
   const [rectifying, setRectifying] = useState<TsRecord | null>(null);
   // "Today" is the user's zone's (issue 14): the default date and the last one that can be picked.
@@ -206,14 +216,6 @@ export default function TsManagementPage() {
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: tsKeys.all });
 
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteTsRecord(id),
-    onSuccess: () => {
-      void msg.success(t('messages.deleted'));
-      table.afterDelete(list.data?.list.length ?? 0);
-      void refresh();
-    },
-  });
   const rectify = useMutation({
     mutationFn: (v: { id: number; completedDate: string; result?: string | undefined; resultAttachments: string[] }) =>
       setTsRectified(v.id, v),
@@ -225,8 +227,14 @@ export default function TsManagementPage() {
   });
   const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
 
-  const columns: TableColumnsType<TsRecord> = [
-    { title: t('fields.inspectionDate'), dataIndex: 'inspectionDate', width: 120, ...sortable('inspectionDate') },
+  const columns: ServerColumn<TsRecord>[] = [
+    {
+      title: t('fields.inspectionDate'),
+      dataIndex: 'inspectionDate',
+      width: 120,
+      hideable: false,
+      ...sortable('inspectionDate'),
+    },
     {
       title: t('fields.site'),
       dataIndex: 'platformName',
@@ -319,7 +327,7 @@ export default function TsManagementPage() {
     {
       title: t('fields.actions'),
       key: 'actions',
-      width: 210,
+      width: 190,
       fixed: 'right',
       render: (_v, row) => (
         <Flex gap={0} wrap={false}>
@@ -344,141 +352,121 @@ export default function TsManagementPage() {
               {t('actions.rectify')}
             </Button>
           ) : null}
-          <Popconfirm
+          <DeleteAction
             title={t('confirm.deleteTitle', { site: row.platformName, date: row.inspectionDate })}
             description={t('confirm.deleteContent')}
-            okText={t('actions.delete')}
-            okButtonProps={{ danger: true, 'data-testid': 'ts-delete-confirm' }}
-            cancelText={t('common.cancel')}
-            onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
-          >
-            <Button type="link" size="small" danger data-testid="ts-delete">
-              {t('actions.delete')}
-            </Button>
-          </Popconfirm>
+            label={t('actions.delete')}
+            data-testid="ts-delete"
+            onDelete={() => deleteTsRecord(row.id)}
+            success={t('messages.deleted')}
+            onDone={() => {
+              table.afterDelete(list.data?.list.length ?? 0);
+              void refresh();
+            }}
+          />
         </Flex>
       ),
     },
   ];
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<AuditOutlined />} title={t('title')} description={t('description')}>
       {msgHolder}
-      <PageHeaderCard
-        icon={<AuditOutlined />}
-        title={t('title')}
-        description={t('description')}
-        extra={
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
-            <Button type="primary" icon={<PlusOutlined />} data-testid="ts-add" onClick={() => setEditing(null)}>
-              {t('actions.add')}
+      <ServerTable<TsRecord>
+        tableId="tsManagement"
+        rowKey="id"
+        data-testid="ts-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('list.total', { count: total })}
+        expandable={{ expandedRowRender: (row) => <RecordDetail row={row} /> }}
+        filters={
+          <>
+            <Select<number>
+              data-testid="ts-filter-site"
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ width: 200 }}
+              placeholder={t('filters.allSites')}
+              value={params.platformId}
+              loading={sites.isFetching}
+              options={(sites.data ?? []).map((s) => ({ value: s.platformId, label: s.name }))}
+              onChange={(v) => setFilter({ platformId: v ?? undefined })}
+            />
+            <Select<TsProblemType>
+              data-testid="ts-filter-problemType"
+              allowClear
+              style={{ width: 190 }}
+              placeholder={t('filters.allProblemTypes')}
+              value={params.problemType}
+              options={TS_PROBLEM_TYPES.map((p) => ({ value: p, label: t(`problemTypes.${p}`) }))}
+              onChange={(v) => setFilter({ problemType: v ?? undefined })}
+            />
+            <Select<number>
+              data-testid="ts-filter-person"
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ width: 180 }}
+              placeholder={t('filters.allPersons')}
+              value={params.responsiblePersonId}
+              loading={persons.isFetching}
+              options={(persons.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+              onChange={(v) => setFilter({ responsiblePersonId: v ?? undefined })}
+            />
+            <Select<TsState>
+              data-testid="ts-filter-state"
+              allowClear
+              style={{ width: 160 }}
+              placeholder={t('filters.allStates')}
+              value={params.state}
+              options={TS_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))}
+              onChange={(v) => setFilter({ state: v ?? undefined })}
+            />
+            <DatePicker.RangePicker
+              data-testid="ts-filter-range"
+              value={range}
+              format={DAY}
+              placeholder={[t('filters.from'), t('filters.to')]}
+              onChange={(v) => {
+                setRange(v);
+                setFilter({ startDate: v?.[0]?.format(DAY), endDate: v?.[1]?.format(DAY) });
+              }}
+            />
+            <Checkbox
+              data-testid="ts-filter-overdue"
+              checked={params.overdue === true}
+              onChange={(e) => setFilter({ overdue: e.target.checked ? true : undefined })}
+            >
+              {t('filters.overdue')}
+            </Checkbox>
+            <Input.Search
+              allowClear
+              data-testid="ts-search"
+              style={{ width: 220 }}
+              placeholder={t('filters.keyword')}
+              value={keywordInput}
+              onChange={(e) => setKeywordInput(e.target.value)}
+              onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+            />
+            <Button
+              onClick={() => {
+                setRange(null);
+                setKeywordInput('');
+                table.resetFilters();
+              }}
+            >
+              {t('filters.reset')}
             </Button>
-          </Flex>
+          </>
+        }
+        actions={
+          <Button type="primary" icon={<PlusOutlined />} data-testid="ts-add" onClick={() => setEditing(null)}>
+            {t('actions.add')}
+          </Button>
         }
       />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
-          <Select<number>
-            data-testid="ts-filter-site"
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
-            style={{ width: 200 }}
-            placeholder={t('filters.allSites')}
-            value={params.platformId}
-            loading={sites.isFetching}
-            options={(sites.data ?? []).map((s) => ({ value: s.platformId, label: s.name }))}
-            onChange={(v) => setFilter({ platformId: v ?? undefined })}
-          />
-          <Select<TsProblemType>
-            data-testid="ts-filter-problemType"
-            allowClear
-            style={{ width: 190 }}
-            placeholder={t('filters.allProblemTypes')}
-            value={params.problemType}
-            options={TS_PROBLEM_TYPES.map((p) => ({ value: p, label: t(`problemTypes.${p}`) }))}
-            onChange={(v) => setFilter({ problemType: v ?? undefined })}
-          />
-          <Select<number>
-            data-testid="ts-filter-person"
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
-            style={{ width: 180 }}
-            placeholder={t('filters.allPersons')}
-            value={params.responsiblePersonId}
-            loading={persons.isFetching}
-            options={(persons.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-            onChange={(v) => setFilter({ responsiblePersonId: v ?? undefined })}
-          />
-          <Select<TsState>
-            data-testid="ts-filter-state"
-            allowClear
-            style={{ width: 160 }}
-            placeholder={t('filters.allStates')}
-            value={params.state}
-            options={TS_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))}
-            onChange={(v) => setFilter({ state: v ?? undefined })}
-          />
-          <DatePicker.RangePicker
-            data-testid="ts-filter-range"
-            value={range}
-            format={DAY}
-            placeholder={[t('filters.from'), t('filters.to')]}
-            onChange={(v) => {
-              setRange(v);
-              setFilter({ startDate: v?.[0]?.format(DAY), endDate: v?.[1]?.format(DAY) });
-            }}
-          />
-          <Checkbox
-            data-testid="ts-filter-overdue"
-            checked={params.overdue === true}
-            onChange={(e) => setFilter({ overdue: e.target.checked ? true : undefined })}
-          >
-            {t('filters.overdue')}
-          </Checkbox>
-          <Input.Search
-            allowClear
-            data-testid="ts-search"
-            style={{ width: 220 }}
-            placeholder={t('filters.keyword')}
-            value={keywordInput}
-            onChange={(e) => setKeywordInput(e.target.value)}
-            onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
-          />
-          <Button
-            onClick={() => {
-              setRange(null);
-              setKeywordInput('');
-              setParams((p) => ({ pageNum: 1, pageSize: p.pageSize }));
-            }}
-          >
-            {t('filters.reset')}
-          </Button>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<TsRecord>
-            rowKey="id"
-            size="middle"
-            data-testid="ts-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1700, y: scrollY }}
-            expandable={{ expandedRowRender: (row) => <RecordDetail row={row} /> }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
       <TsRecordDrawer
         open={editing !== undefined}
         record={editing ?? null}
@@ -547,6 +535,6 @@ export default function TsManagementPage() {
           </Form.Item>
         </Form>
       </Modal>
-    </Flex>
+    </ListPage>
   );
 }

@@ -145,9 +145,9 @@ export default function UsersPage() {
         <Tag color={row.roleCode === 'superAdmin' ? 'gold' : 'blue'}>{roleLabel({ code: row.roleCode, name: v })}</Tag>
       ),
     },
-    { title: t('fields.phone'), dataIndex: 'phone', key: 'phone', width: 140, optional: 3 },
-    { title: t('fields.email'), dataIndex: 'email', key: 'email', width: 200, optional: 2 },
-    { title: t('fields.area'), dataIndex: 'area', key: 'area', width: 140, optional: 1 },
+    { title: t('fields.phone'), dataIndex: 'phone', key: 'phone', width: 140 },
+    { title: t('fields.email'), dataIndex: 'email', key: 'email', width: 200 },
+    { title: t('fields.area'), dataIndex: 'area', key: 'area', width: 140 },
     {
       title: t('fields.dataScope'),
       key: 'scope',
@@ -194,7 +194,6 @@ export default function UsersPage() {
       dataIndex: 'lastLoginAt',
       key: 'lastLoginAt',
       width: 170,
-      optional: 5,
       sortable: true,
       render: (v: string | null) =>
         v ? formatTime(v) : <Typography.Text type="secondary">{t('list.never')}</Typography.Text>,
@@ -204,7 +203,6 @@ export default function UsersPage() {
       dataIndex: 'createdAt',
       key: 'createdAt',
       width: 170,
-      optional: 4,
       sortable: true,
       render: (v: string) => formatTime(v),
     },

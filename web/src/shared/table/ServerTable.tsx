@@ -27,7 +27,9 @@
  * without `render` shows its text on one line, cut with an ellipsis and shown whole in a tooltip; `ellipsis:
  * false` turns that off. `hideable: false` keeps a column out of the column settings (the first column and
  * Actions always are); `hidden: true` hides it until the user shows it; `optional: true` shows it only while the
- * table is wide enough for it (mark the less important columns so, for 1280 px screens). The user's choice is kept in
+ * table is wide enough for it (it hides data by default: only for columns nobody looks for first). Every shown
+ * column stays reachable: the table scrolls sideways exactly as far as the columns reach, so the fixed Actions
+ * column never hides one for good; put the key columns first. The user's choice is kept in
  * localStorage per user and `tableId`.
  * States: loading (spinner over the rows), empty (translated), failed (translated, with the server's message
  * and a Try again button). Other antd Table props (rowSelection, expandable, data-testid, size...) pass through.
@@ -148,6 +150,8 @@ export function ServerTable<T extends object>(props: ServerTableProps<T>) {
     }
   };
 
+  // The expand and selection columns antd adds.
+  const controls = (rest.expandable ? 48 : 0) + (rest.rowSelection ? 32 : 0);
   // The width the table has: optional columns are shown only while they fit in it.
   const [box, setBox] = useState<HTMLElement | null>(null);
   const boxRef = useCallback((el: HTMLElement | null) => setBox(el), []);
@@ -162,7 +166,7 @@ export function ServerTable<T extends object>(props: ServerTableProps<T>) {
   const shown = useMemo(() => {
     const chosen = columns.filter((c, i) => always(c, i) || !hidden.includes(c.key));
     if (room === null) return chosen;
-    let width = chosen.reduce((sum, c) => sum + c.width, 0);
+    let width = chosen.reduce((sum, c) => sum + c.width, 0) + controls;
     const dropped = new Set<string>();
     const rank = (c: ServerColumn<T>) => (typeof c.optional === 'number' ? c.optional : Number.MAX_SAFE_INTEGER);
     const leaving = chosen
@@ -176,7 +180,7 @@ export function ServerTable<T extends object>(props: ServerTableProps<T>) {
     }
     return chosen.filter((c) => !dropped.has(c.key));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- always() is pure
-  }, [columns, hidden, room]);
+  }, [columns, hidden, room, controls]);
 
   const antColumns: TableColumnType<T>[] = shown.map((c) => {
     const { sortable, hideable: _h, hidden: _hd, optional: _o, ellipsis, ...col } = c;
@@ -189,7 +193,7 @@ export function ServerTable<T extends object>(props: ServerTableProps<T>) {
       ...(oneLine && !col.render ? { render: textCell } : {}),
     };
   });
-  const scrollX = shown.reduce((sum, c) => sum + c.width, 0);
+  const scrollX = shown.reduce((sum, c) => sum + c.width, 0) + controls;
 
   const settings = (
     <Flex vertical gap={4} style={{ maxHeight: 360, overflowY: 'auto' }} data-testid="table-columns-menu">
