@@ -2,20 +2,13 @@ import { useCallback, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { Button, Card, Flex, Input, Popconfirm, Select, Table, Tag, Tooltip, Typography, message } from 'antd';
-import type { TableColumnsType } from 'antd';
-import {
-  DeploymentUnitOutlined,
-  DownloadOutlined,
-  PlusOutlined,
-  ReloadOutlined,
-  UploadOutlined,
-} from '@ant-design/icons';
+import { Button, Flex, Input, Popconfirm, Select, Tag, Tooltip, Typography, message } from 'antd';
+import { DeploymentUnitOutlined, DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { DEVICE_STATES, type DeviceFileFormat, type DeviceRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
 import { formatTime } from '../../shared/time.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { useSiteOptions } from '../../shared/sites.ts';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
@@ -42,12 +35,13 @@ export default function DevicesPage() {
   const { t } = useTranslation('devices');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
   const catalogue = useMonitorTypes();
   const sites = useSiteOptions();
-  const table = useServerTable<DeviceListParams>({ pageNum: 1, pageSize: 20 }, DEVICE_SORT_FIELDS);
+  const table = useServerTable<DeviceListParams>({ pageNum: 1, pageSize: 20 }, DEVICE_SORT_FIELDS, {
+    filters: { keyword: 'string', platformId: 'number', moduleId: 'number', terminalId: 'number', state: 'string' },
+  });
   const { params } = table;
-  const [keywordInput, setKeywordInput] = useState('');
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<DeviceRow | null | undefined>(undefined);
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState<DeviceFileFormat | null>(null);
@@ -100,79 +94,84 @@ export default function DevicesPage() {
 
   const resetFilters = () => {
     setKeywordInput('');
-    table.setParams((p) => ({ pageNum: 1, pageSize: p.pageSize, sortField: p.sortField, sortOrder: p.sortOrder }));
+    table.resetFilters();
   };
 
-  const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
   const dash = (v: string | number | null) => (v === null || v === '' ? '-' : v);
 
-  const columns: TableColumnsType<DeviceRow> = [
+  const columns: ServerColumn<DeviceRow>[] = [
     {
       title: t('fields.deviceName'),
       dataIndex: 'deviceName',
-      width: 180,
-      fixed: 'left',
+      key: 'deviceName',
+      width: 150,
       ellipsis: true,
-      ...sortable('deviceName'),
+      sortable: true,
       render: (v: string, row) => (
         <Link to={deviceDetailPath(row)} data-testid="device-detail-link">
           {v}
         </Link>
       ),
     },
-    { title: t('fields.number'), dataIndex: 'number', width: 150, ellipsis: true, ...sortable('number') },
+    { key: 'number', title: t('fields.number'), dataIndex: 'number', width: 115, sortable: true },
     {
       title: t('fields.moduleId'),
       dataIndex: 'moduleId',
-      width: 170,
-      ...sortable('moduleId'),
+      key: 'moduleId',
+      width: 140,
+      sortable: true,
+      ellipsis: true,
       render: (v: number) => catalogue.label(v),
     },
     {
       title: t('fields.state'),
       dataIndex: 'state',
-      width: 110,
-      ...sortable('state'),
+      key: 'state',
+      width: 90,
+      sortable: true,
       render: (v: DeviceRow['state']) => <DeviceStateTag state={v} />,
     },
     {
       title: t('fields.site'),
       dataIndex: 'platformName',
-      width: 160,
+      key: 'platformName',
+      width: 140,
       ellipsis: true,
-      ...sortable('platformName'),
+      sortable: true,
       render: (v: string | null, row) => (row.bound ? dash(v) : <Tag>{t('list.unbound')}</Tag>),
     },
     {
       title: t('fields.terminal'),
       dataIndex: 'terminalName',
+      key: 'terminalName',
       width: 150,
-      ellipsis: true,
-      ...sortable('terminalName'),
-      render: dash,
+      sortable: true,
+      optional: 4,
     },
     {
       title: t('fields.lastSeenAt'),
       dataIndex: 'lastSeenAt',
-      width: 170,
-      ...sortable('lastSeenAt'),
+      key: 'lastSeenAt',
+      width: 165,
+      sortable: true,
       render: (v: string | null) =>
         v ? formatTime(v) : <Typography.Text type="secondary">{t('list.never')}</Typography.Text>,
     },
-    { title: t('fields.ip'), dataIndex: 'ip', key: 'ip', width: 140, render: dash },
-    { title: t('fields.port'), dataIndex: 'port', key: 'port', width: 80, render: dash },
+    { key: 'ip', title: t('fields.ip'), dataIndex: 'ip', width: 140, optional: 3 },
+    { key: 'port', title: t('fields.port'), dataIndex: 'port', width: 80, optional: 2 },
     {
       title: t('fields.createdAt'),
       dataIndex: 'createdAt',
+      key: 'createdAt',
       width: 170,
-      ...sortable('createdAt'),
+      sortable: true,
+      optional: 1,
       render: (v: string) => formatTime(v),
     },
     {
       title: t('fields.actions'),
       key: 'actions',
-      width: 200,
-      fixed: 'right',
+      width: 170,
       render: (_v, row) => (
         <Flex gap={0} wrap={false}>
           <Button type="link" size="small" data-testid="device-edit" onClick={() => setEditing(row)}>
@@ -245,21 +244,23 @@ export default function DevicesPage() {
   );
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<DeploymentUnitOutlined />} title={t('title')} description={t('description')} extra={headerActions}>
       {msgHolder}
-      <PageHeaderCard
-        icon={<DeploymentUnitOutlined />}
-        title={t('title')}
-        description={t('description')}
-        extra={headerActions}
-      />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="flex-start" gap={12} style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center" style={{ flex: 1, minWidth: 320 }}>
+      <ServerTable<DeviceRow>
+        tableId="devices"
+        rowKey="deviceId"
+        data-testid="device-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('list.total', { count: total })}
+        filters={
+          <>
             <Input.Search
               allowClear
               data-testid="device-search"
-              style={{ width: 240 }}
+              style={{ width: 220 }}
               placeholder={t('filters.keyword')}
               value={keywordInput}
               onChange={(e) => setKeywordInput(e.target.value)}
@@ -268,7 +269,7 @@ export default function DevicesPage() {
             <Select<number>
               allowClear
               id="device-filter-site"
-              style={{ width: 180 }}
+              style={{ width: 160 }}
               placeholder={t('filters.site')}
               value={params.platformId}
               loading={sites.isLoading}
@@ -279,7 +280,7 @@ export default function DevicesPage() {
             <Select<number>
               allowClear
               id="device-filter-module"
-              style={{ width: 200 }}
+              style={{ width: 180 }}
               placeholder={t('filters.module')}
               value={params.moduleId}
               options={catalogue.options}
@@ -289,7 +290,7 @@ export default function DevicesPage() {
             <Select<number>
               allowClear
               id="device-filter-terminal"
-              style={{ width: 180 }}
+              style={{ width: 160 }}
               placeholder={t('filters.terminal')}
               value={params.terminalId}
               loading={terminals.isLoading}
@@ -300,39 +301,16 @@ export default function DevicesPage() {
             <Select
               allowClear
               id="device-filter-state"
-              style={{ width: 140 }}
+              style={{ width: 130 }}
               placeholder={t('filters.state')}
               value={params.state}
               options={DEVICE_STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
               onChange={(v) => table.setFilter({ state: v ?? undefined })}
             />
             <Button onClick={resetFilters}>{t('filters.reset')}</Button>
-          </Flex>
-          <Tooltip title={t('actions.reload')}>
-            <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-          </Tooltip>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<DeviceRow>
-            rowKey="deviceId"
-            size="middle"
-            data-testid="device-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1680, y: scrollY }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
+          </>
+        }
+      />
       <DeviceFormDrawer
         open={editing !== undefined}
         device={editing ?? null}
@@ -350,6 +328,6 @@ export default function DevicesPage() {
         onClose={() => setImporting(false)}
         onImported={refresh}
       />
-    </Flex>
+    </ListPage>
   );
 }

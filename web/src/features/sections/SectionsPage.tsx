@@ -1,26 +1,18 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, Flex, Input, Popconfirm, Table, Tag, Tooltip, Typography, message } from 'antd';
-import type { TableColumnsType, TableProps } from 'antd';
-import { NodeIndexOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Popconfirm, Tag, Tooltip, Typography, message } from 'antd';
+import { NodeIndexOutlined, PlusOutlined } from '@ant-design/icons';
 import { MIN_UPSTREAM_COORDS, SECTION_PLATFORM_TYPES, SECTION_SORT_FIELDS, type SectionRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { formatTime } from '../../shared/time.ts';
 import { SitePicker } from './SitePicker.tsx';
 import { SectionDrawer, type SectionTarget } from './SectionDrawer.tsx';
-import {
-  deleteSection,
-  fetchSections,
-  sectionKeys,
-  type SectionListParams,
-  type SectionSortField,
-} from './sectionsApi.ts';
+import { deleteSection, fetchSections, sectionKeys, type SectionListParams } from './sectionsApi.ts';
 
-const PAGE_SIZES = [10, 20, 50, 100];
-const isSortField = (v: unknown): v is SectionSortField =>
-  typeof v === 'string' && (SECTION_SORT_FIELDS as readonly string[]).includes(v);
 const dash = <Typography.Text type="secondary">-</Typography.Text>;
 export const KIND_COLORS: Record<string, string> = {
   disaster: 'volcano',
@@ -38,15 +30,18 @@ export default function SectionsPage() {
   const { t } = useTranslation('sections');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
-  const [params, setParams] = useState<SectionListParams>({ pageNum: 1, pageSize: 20 });
-  const [keywordInput, setKeywordInput] = useState('');
+  const table = useServerTable<SectionListParams>({ pageNum: 1, pageSize: 20 }, SECTION_SORT_FIELDS, {
+    filters: { platformId: 'number', keyword: 'string' },
+  });
+  const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [target, setTarget] = useState<SectionTarget | null>(null);
 
   const list = useQuery({
     queryKey: sectionKeys.list(params),
     queryFn: () => fetchSections(params),
     placeholderData: keepPreviousData,
+    retry: retryUnlessCancelled,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: sectionKeys.all });
 
@@ -54,38 +49,18 @@ export default function SectionsPage() {
     mutationFn: (id: number) => deleteSection(id),
     onSuccess: () => {
       void msg.success(t('messages.deleted'));
-      if ((list.data?.list.length ?? 0) <= 1 && params.pageNum > 1)
-        setParams((p) => ({ ...p, pageNum: p.pageNum - 1 }));
+      table.afterDelete(list.data?.list.length ?? 0);
       void refresh();
     },
   });
 
-  const onTableChange: TableProps<SectionRow>['onChange'] = (pagination, _filters, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    const field = s?.order && isSortField(s.columnKey) ? s.columnKey : undefined;
-    setParams((p) => {
-      const sortChanged = field !== p.sortField || (field ? s?.order : undefined) !== p.sortOrder;
-      const pageSize = pagination.pageSize ?? p.pageSize;
-      return {
-        ...p,
-        sortField: field,
-        sortOrder: field ? (s?.order ?? undefined) : undefined,
-        pageSize,
-        pageNum: sortChanged || pageSize !== p.pageSize ? 1 : (pagination.current ?? 1),
-      };
-    });
-  };
-  const sortOrderOf = (field: SectionSortField) => (params.sortField === field ? (params.sortOrder ?? null) : null);
-
-  const columns: TableColumnsType<SectionRow> = [
+  const columns: ServerColumn<SectionRow>[] = [
     {
       title: t('fields.name'),
       dataIndex: 'name',
       key: 'name',
-      width: 180,
-      fixed: 'left',
-      sorter: true,
-      sortOrder: sortOrderOf('name'),
+      width: 160,
+      sortable: true,
       render: (v: string) => <Typography.Text strong>{v}</Typography.Text>,
     },
     {
@@ -93,26 +68,29 @@ export default function SectionsPage() {
       dataIndex: 'platformName',
       key: 'platformName',
       width: 220,
-      sorter: true,
-      sortOrder: sortOrderOf('platformName'),
+      sortable: true,
+      ellipsis: true,
+      // One line: the kind, then the name (cut with an ellipsis, whole in the tooltip).
       render: (v: string, row) => (
-        <Flex gap={6} align="center">
-          <Tag color={KIND_COLORS[row.platformType]}>{t(`kinds.${row.platformType}`)}</Tag>
-          <span>{v}</span>
-        </Flex>
+        <Tooltip placement="topLeft" title={v}>
+          <span>
+            <Tag color={KIND_COLORS[row.platformType]}>{t(`kinds.${row.platformType}`)}</Tag>
+            {v}
+          </span>
+        </Tooltip>
       ),
     },
     {
       title: t('fields.bottomElevation'),
       dataIndex: 'bottomElevation',
       key: 'bottomElevation',
-      width: 140,
+      width: 130,
       render: (v: number | null) => (v !== null ? `${v} ${t('units.m')}` : dash),
     },
     {
       title: t('fields.upstream'),
       key: 'upstream',
-      width: 150,
+      width: 130,
       render: (_v, row) =>
         row.upstreamCoords.length >= MIN_UPSTREAM_COORDS ? (
           <Tag color="green">{t('list.points', { count: row.upstreamCoords.length })}</Tag>
@@ -123,7 +101,7 @@ export default function SectionsPage() {
     {
       title: t('fields.waterLevel'),
       key: 'water',
-      width: 180,
+      width: 170,
       render: (_v, row) => (
         <Flex gap={6} align="center">
           <Tag color={row.waterLevelSource === 'auto' ? 'green' : 'blue'}>
@@ -140,23 +118,21 @@ export default function SectionsPage() {
       dataIndex: 'info',
       key: 'info',
       width: 220,
-      ellipsis: true,
-      render: (v: string | null) => v ?? dash,
+      optional: true,
     },
     {
       title: t('fields.createdAt'),
       dataIndex: 'createdAt',
       key: 'createdAt',
       width: 170,
-      sorter: true,
-      sortOrder: sortOrderOf('createdAt'),
+      sortable: true,
+      optional: true,
       render: (v: string) => formatTime(v),
     },
     {
       title: t('fields.actions'),
       key: 'actions',
       width: 140,
-      fixed: 'right',
       render: (_v, row) => (
         <Flex gap={0} wrap={false}>
           <Button
@@ -185,12 +161,19 @@ export default function SectionsPage() {
   ];
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<NodeIndexOutlined />} title={t('title')} description={t('description')}>
       {msgHolder}
-      <PageHeaderCard icon={<NodeIndexOutlined />} title={t('title')} description={t('description')} />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center">
+      <ServerTable<SectionRow>
+        tableId="sections"
+        rowKey="segmentId"
+        data-testid="section-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('list.total', { count: total })}
+        filters={
+          <>
             <SitePicker
               data-testid="section-filter-site"
               kinds={SECTION_PLATFORM_TYPES}
@@ -198,7 +181,7 @@ export default function SectionsPage() {
               style={{ width: 280 }}
               placeholder={t('filters.site')}
               value={params.platformId}
-              onChange={(id) => setParams((p) => ({ ...p, platformId: id, pageNum: 1 }))}
+              onChange={(id) => setFilter({ platformId: id })}
             />
             <Input.Search
               allowClear
@@ -207,58 +190,30 @@ export default function SectionsPage() {
               placeholder={t('filters.keyword')}
               value={keywordInput}
               onChange={(e) => setKeywordInput(e.target.value)}
-              onSearch={(v) => setParams((p) => ({ ...p, keyword: v.trim() || undefined, pageNum: 1 }))}
+              onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
             />
             <Button
               onClick={() => {
                 setKeywordInput('');
-                setParams((p) => ({
-                  pageNum: 1,
-                  pageSize: p.pageSize,
-                  sortField: p.sortField,
-                  sortOrder: p.sortOrder,
-                }));
+                table.resetFilters();
               }}
             >
               {t('filters.reset')}
             </Button>
-          </Flex>
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              data-testid="section-add"
-              onClick={() => setTarget({ mode: 'add', platformId: params.platformId })}
-            >
-              {t('actions.add')}
-            </Button>
-          </Flex>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<SectionRow>
-            rowKey="segmentId"
-            size="middle"
-            data-testid="section-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={onTableChange}
-            scroll={{ x: 1400, y: scrollY }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
+          </>
+        }
+        actions={
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            data-testid="section-add"
+            onClick={() => setTarget({ mode: 'add', platformId: params.platformId })}
+          >
+            {t('actions.add')}
+          </Button>
+        }
+      />
       <SectionDrawer target={target} onClose={() => setTarget(null)} onChanged={() => undefined} />
-    </Flex>
+    </ListPage>
   );
 }

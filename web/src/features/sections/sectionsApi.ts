@@ -1,23 +1,24 @@
 import {
   SECTION_SORT_FIELDS,
+  sectionListQuery,
   sectionsRoutes,
   type CapacityRow,
   type UpstreamPoint,
   type WaterLevelSource,
 } from '@geosentry/contract';
+import type { z } from 'zod';
 import { call } from '../../shared/api.ts';
 
 export type SortOrder = 'ascend' | 'descend';
 export type SectionSortField = (typeof SECTION_SORT_FIELDS)[number];
 
-export interface SectionListParams {
+/** The list's paging, sort and filters, as the contract reads them. */
+export type SectionListParams = {
   pageNum: number;
   pageSize: number;
   sortField?: SectionSortField | undefined;
   sortOrder?: SortOrder | undefined;
-  platformId?: number | undefined;
-  keyword?: string | undefined;
-}
+} & Partial<Pick<z.output<typeof sectionListQuery>, 'platformId' | 'keyword'>>;
 
 export interface SectionFormValues {
   name: string;

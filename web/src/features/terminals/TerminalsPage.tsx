@@ -1,15 +1,14 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, Flex, Input, Popconfirm, Select, Table, Tooltip, Typography, message } from 'antd';
-import type { TableColumnsType } from 'antd';
-import { ClusterOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Popconfirm, Select, Typography, message } from 'antd';
+import { ClusterOutlined, PlusOutlined } from '@ant-design/icons';
 import { TERMINAL_STATUSES, type TerminalKeyAnswer, type TerminalRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
 import { formatTime } from '../../shared/time.ts';
 import { catalogueLabel } from '../../shared/labels.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { useSiteOptions } from '../../shared/sites.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
@@ -24,18 +23,17 @@ import { TerminalFormDrawer } from './TerminalFormDrawer.tsx';
 import { TerminalKeyModal } from './TerminalKeyModal.tsx';
 import { TerminalStatusTag } from './TerminalStatusTag.tsx';
 
-const dash = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '-' : v);
-
 /** Information > Terminals: server-paged data loggers with add, edit, key rotation and delete. */
 export default function TerminalsPage() {
   const { t } = useTranslation('terminals');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
   const sites = useSiteOptions();
-  const table = useServerTable<TerminalListParams>({ pageNum: 1, pageSize: 20 }, TERMINAL_SORT_FIELDS);
+  const table = useServerTable<TerminalListParams>({ pageNum: 1, pageSize: 20 }, TERMINAL_SORT_FIELDS, {
+    filters: { keyword: 'string', platformId: 'number', status: 'string' },
+  });
   const { params } = table;
-  const [keywordInput, setKeywordInput] = useState('');
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const [editing, setEditing] = useState<TerminalRow | null | undefined>(undefined);
   const [shownKey, setShownKey] = useState<(TerminalKeyAnswer & { name: string; rotated: boolean }) | null>(null);
 
@@ -65,84 +63,73 @@ export default function TerminalsPage() {
 
   const resetFilters = () => {
     setKeywordInput('');
-    table.setParams((p) => ({ pageNum: 1, pageSize: p.pageSize, sortField: p.sortField, sortOrder: p.sortOrder }));
+    table.resetFilters();
   };
 
-  const sortable = (key: string) => ({ key, sorter: true, sortOrder: table.sortOrderOf(key) });
-
-  const columns: TableColumnsType<TerminalRow> = [
+  const columns: ServerColumn<TerminalRow>[] = [
     {
+      key: 'name',
       title: t('fields.name'),
       dataIndex: 'name',
       width: 170,
-      fixed: 'left',
+      sortable: true,
       ellipsis: true,
-      ...sortable('name'),
       render: (v: string) => <Typography.Text strong>{v}</Typography.Text>,
     },
-    { title: t('fields.serial'), dataIndex: 'serial', width: 150, ...sortable('serial') },
+    { key: 'serial', title: t('fields.serial'), dataIndex: 'serial', width: 150, sortable: true },
+    { key: 'platformName', title: t('fields.site'), dataIndex: 'platformName', width: 160, sortable: true },
     {
-      title: t('fields.site'),
-      dataIndex: 'platformName',
-      width: 160,
-      ellipsis: true,
-      ...sortable('platformName'),
-    },
-    {
+      key: 'status',
       title: t('fields.status'),
       dataIndex: 'status',
       width: 110,
-      ...sortable('status'),
+      sortable: true,
       render: (v: TerminalRow['status']) => <TerminalStatusTag status={v} />,
     },
-    { title: t('fields.deviceCount'), dataIndex: 'deviceCount', key: 'deviceCount', width: 100, align: 'right' },
+    { key: 'deviceCount', title: t('fields.deviceCount'), dataIndex: 'deviceCount', width: 100, align: 'right' },
     {
+      key: 'manufacturer',
       title: t('fields.manufacturer'),
       dataIndex: 'manufacturer',
       width: 140,
-      ellipsis: true,
-      ...sortable('manufacturer'),
-      render: dash,
+      sortable: true,
+      optional: 7,
     },
-    { title: t('fields.model'), dataIndex: 'model', width: 120, ellipsis: true, ...sortable('model'), render: dash },
-    { title: t('fields.protocolType'), dataIndex: 'protocolType', key: 'protocolType', width: 120 },
-    { title: t('fields.port'), dataIndex: 'port', key: 'port', width: 90, render: dash },
+    { key: 'model', title: t('fields.model'), dataIndex: 'model', width: 120, sortable: true, optional: 6 },
+    { key: 'protocolType', title: t('fields.protocolType'), dataIndex: 'protocolType', width: 120, optional: 4 },
+    { key: 'port', title: t('fields.port'), dataIndex: 'port', width: 90, optional: 3 },
     {
+      key: 'type',
       title: t('fields.type'),
       dataIndex: 'type',
-      key: 'type',
       width: 110,
       ellipsis: true,
+      optional: 5,
       // A known kind (gateway, RTU, data logger) by its label, free text as typed.
-      render: (v: string | null) => dash(v ? catalogueLabel(v, 'terminals:types') : v),
+      render: (v: string | null) => (v ? catalogueLabel(v, 'terminals:types') : '-'),
     },
+    { key: 'parentName', title: t('fields.parent'), dataIndex: 'parentName', width: 140, optional: 2 },
     {
-      title: t('fields.parent'),
-      dataIndex: 'parentName',
-      key: 'parentName',
-      width: 140,
-      ellipsis: true,
-      render: dash,
-    },
-    {
+      key: 'keyRotatedAt',
       title: t('fields.keyRotatedAt'),
       dataIndex: 'keyRotatedAt',
-      key: 'keyRotatedAt',
       width: 170,
+      optional: 1,
       render: (v: string) => formatTime(v),
     },
     {
+      key: 'createdAt',
       title: t('fields.createdAt'),
       dataIndex: 'createdAt',
       width: 170,
-      ...sortable('createdAt'),
+      sortable: true,
+      optional: 8,
       render: (v: string) => formatTime(v),
     },
     {
-      title: t('fields.actions'),
       key: 'actions',
+      title: t('fields.actions'),
       width: 220,
-      fixed: 'right',
       render: (_v, row) => (
         <Flex gap={0} wrap={false}>
           <Button type="link" size="small" data-testid="terminal-edit" onClick={() => setEditing(row)}>
@@ -180,12 +167,19 @@ export default function TerminalsPage() {
   ];
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<ClusterOutlined />} title={t('title')} description={t('description')}>
       {msgHolder}
-      <PageHeaderCard icon={<ClusterOutlined />} title={t('title')} description={t('description')} />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center">
+      <ServerTable<TerminalRow>
+        tableId="terminals"
+        rowKey="terminalId"
+        data-testid="terminal-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('list.total', { count: total })}
+        filters={
+          <>
             <Input.Search
               allowClear
               data-testid="terminal-search"
@@ -214,37 +208,14 @@ export default function TerminalsPage() {
               onChange={(v) => table.setFilter({ status: v ?? undefined })}
             />
             <Button onClick={resetFilters}>{t('filters.reset')}</Button>
-          </Flex>
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
-            <Button type="primary" icon={<PlusOutlined />} data-testid="terminal-add" onClick={() => setEditing(null)}>
-              {t('actions.add')}
-            </Button>
-          </Flex>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<TerminalRow>
-            rowKey="terminalId"
-            size="middle"
-            data-testid="terminal-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={table.onChange}
-            scroll={{ x: 1900, y: scrollY }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('list.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
+          </>
+        }
+        actions={
+          <Button type="primary" icon={<PlusOutlined />} data-testid="terminal-add" onClick={() => setEditing(null)}>
+            {t('actions.add')}
+          </Button>
+        }
+      />
       <TerminalFormDrawer
         open={editing !== undefined}
         terminal={editing ?? null}
@@ -257,6 +228,6 @@ export default function TerminalsPage() {
         }}
       />
       <TerminalKeyModal shown={shownKey} onClose={() => setShownKey(null)} />
-    </Flex>
+    </ListPage>
   );
 }

@@ -1,15 +1,14 @@
-import { terminalsRoutes, TERMINAL_SORT_FIELDS, type TerminalStatus } from '@geosentry/contract';
+import { terminalListQuery, terminalsRoutes, TERMINAL_SORT_FIELDS, type TerminalStatus } from '@geosentry/contract';
+import type { z } from 'zod';
 import { call } from '../../shared/api.ts';
 import { blankToUndefined, change, picker } from '../../shared/query.ts';
 import type { PagedParams } from '../../shared/table/serverTable.ts';
 
 export { TERMINAL_SORT_FIELDS };
 
-export interface TerminalListParams extends PagedParams {
-  keyword?: string | undefined;
-  platformId?: number | undefined;
-  status?: TerminalStatus | undefined;
-}
+/** The list's paging and its filters, as the contract reads them. */
+export type TerminalListParams = PagedParams &
+  Partial<Pick<z.output<typeof terminalListQuery>, 'keyword' | 'platformId' | 'status'>>;
 
 export interface TerminalFormValues {
   platformId: number;
