@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Status, ingestRoutes } from '@geosentry/contract';
-import { defineRoute } from '../../platform/http/route.ts';
+import { Status, ingestRoutes, type IngestAnswer } from '@geosentry/contract';
+import { defineRoute, type Answer } from '../../platform/http/route.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { IngestService } from './ingest.service.ts';
 
@@ -20,7 +20,7 @@ export function registerIngest(app: FastifyInstance, ctx: AppContext, ingest: In
     // The body is decoded by the ingest service, so a malformed one is refused with 400 and counted.
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    defineRoute(scoped, ctx, ingestRoutes.ingestReadings, async ({ req, reply }) => {
+    defineRoute(scoped, ctx, ingestRoutes.ingestReadings, async ({ req, reply }): Promise<Answer<IngestAnswer>> => {
       if (ingest.isOverloaded()) {
         ingest.reject('overloaded', 'queue full or alert evaluation behind', 'http');
         reply.code(503).header('retry-after', '1');
