@@ -327,7 +327,7 @@ export default function TsManagementPage() {
     {
       title: t('fields.actions'),
       key: 'actions',
-      width: 190,
+      width: 230,
       fixed: 'right',
       render: (_v, row) => (
         <Flex gap={0} wrap={false}>
