@@ -175,33 +175,33 @@ export async function subscribed(page: Page, platformId?: number, timeout = 30_0
  * frame) whose pixels changed since the previous probe. Not rc-motion's class names: a button's loading icon
  * keeps its `-leave-active` class when its transition never ends.
  */
-function movingProbe(): string {
-  const w = window as unknown as { __gsCanvas?: string };
-  const visible = (el: Element): boolean => el.getClientRects().length > 0;
+// In-page code as source text: bench/web.bench.ts imports this harness and is type-checked with the server's
+// Node libraries (no DOM), so no DOM names may appear in this file's TypeScript.
+const MOVING_PROBE = `(() => {
+  const visible = (el) => el.getClientRects().length > 0;
   if (document.fonts.status !== 'loaded') return 'fonts';
   for (const a of document.getAnimations()) {
     if (a.playState !== 'running') continue;
-    const iterations = a.effect?.getComputedTiming().iterations;
-    if (iterations !== Infinity) return `animation ${(a as CSSAnimation).animationName ?? 'transition'}`;
+    if (a.effect?.getComputedTiming().iterations !== Infinity) return 'animation ' + (a.animationName ?? 'transition');
   }
-  for (const el of Array.from(document.querySelectorAll('.ant-spin-spinning'))) if (visible(el)) return 'spinner';
-  for (const img of Array.from(document.images)) if (!img.complete && visible(img)) return `image ${img.src}`;
+  for (const el of document.querySelectorAll('.ant-spin-spinning')) if (visible(el)) return 'spinner';
+  for (const img of document.images) if (!img.complete && visible(img)) return 'image ' + img.src;
   let sig = '';
-  for (const c of Array.from(document.querySelectorAll('canvas'))) {
+  for (const c of document.querySelectorAll('canvas')) {
     if (!visible(c)) continue;
     try {
       const d = c.toDataURL();
       let h = 0;
       for (let i = 0; i < d.length; i += 7) h = (h * 31 + d.charCodeAt(i)) | 0;
-      sig += `${c.width}x${c.height}:${d.length}:${h};`;
+      sig += c.width + 'x' + c.height + ':' + d.length + ':' + h + ';';
     } catch {
       /* a tainted canvas cannot be read: not waited for */
     }
   }
-  const before = w.__gsCanvas;
-  w.__gsCanvas = sig;
+  const before = window.__gsCanvas;
+  window.__gsCanvas = sig;
   return sig !== '' && sig !== before ? 'canvas' : '';
-}
+})()`;
 
 /**
  * Waits until the page has settled: no request in flight and nothing moving (movingProbe) in two probes in a
@@ -215,7 +215,7 @@ export async function settle(page: Page, timeout = 20_000): Promise<void> {
     const last =
       w.pending.size > 0
         ? `request ${[...w.pending].map((r) => r.url()).join(', ')}`
-        : await page.evaluate(movingProbe).catch((e: unknown) => `probe failed: ${String(e)}`);
+        : await page.evaluate<string>(MOVING_PROBE).catch((e: unknown) => `probe failed: ${String(e)}`);
     quiet = last === '' ? quiet + 1 : 0;
     if (quiet >= 2) return;
     if (Date.now() > deadline) throw new Error(`the page did not settle in ${timeout} ms: ${last}`);
@@ -236,21 +236,21 @@ export async function shot(page: Page, name: string, dir = SHOTS): Promise<void>
  * (keep-alive) are skipped.
  */
 export async function expectNoRawKeys(page: Page): Promise<void> {
-  const raw = await page.evaluate(() => {
+  const raw = await page.evaluate<string[]>(`(() => {
     const key = /^[a-z][A-Za-z0-9_]*(?:[.:][A-Za-z][A-Za-z0-9_]*)+$/;
-    const found: string[] = [];
-    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+    const found = new Set();
+    for (const el of document.body.querySelectorAll('*')) {
       if (el.getClientRects().length === 0) continue;
-      const own = Array.from(el.childNodes)
+      const own = [...el.childNodes]
         .filter((n) => n.nodeType === Node.TEXT_NODE)
         .map((n) => n.textContent ?? '')
         .join('')
         .trim();
       for (const text of [own, el.getAttribute('placeholder') ?? '', el.getAttribute('title') ?? ''])
-        if (key.test(text.trim())) found.push(text.trim());
+        if (key.test(text.trim())) found.add(text.trim());
     }
-    return [...new Set(found)];
-  });
+    return [...found];
+  })()`);
   if (raw.length) throw new Error(`raw catalogue keys on ${page.url()}: ${raw.join(', ')}`);
 }
 
@@ -266,7 +266,9 @@ type Params = Record<string, unknown>;
 
 function form(params: Params): URLSearchParams {
   return new URLSearchParams(
-    Object.entries(params).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, String(x)]) : [[k, String(v)]])),
+    Object.entries(params).flatMap(([k, v]): [string, string][] =>
+      Array.isArray(v) ? v.map((x): [string, string] => [k, String(x)]) : [[k, String(v)]],
+    ),
   );
 }
 
