@@ -207,8 +207,8 @@ export const monitorViewsRoutes = routeTable({
   platforms: {
     method: 'GET',
     path: `${base}/getPlatforms`,
-    // Also the site pickers of the alert screens (alerts, report, rules, contact groups) and of the information
-    // screens (web: monitorTypes/shared/sites.ts, sections/SitePicker.tsx), whose key need not hold a site kind.
+    // Also allowed to the keys of screens with a site picker (alerts, report, rules, contact groups, information
+    // screens), whose key need not hold a site kind; the web's pickers now ask platform/getSelectable instead.
     permission: perm(
       'monitor',
       'alert-predict:alert',

@@ -83,7 +83,7 @@ const SCREEN_CALLS: { key: string; screen: string; calls: (ids: Ids) => Call[] }
     'information:riverWater',
   ].map((key) => ({
     key,
-    screen: 'site picker (web monitorTypes/shared/sites.ts, sections/SitePicker.tsx)',
+    screen: 'site picker (getPlatforms, for roles holding a picker screen key)',
     calls: (): Call[] => [['GET', '/api/v2/data/monitor/view/getPlatforms']],
   })),
   {
