@@ -1,24 +1,15 @@
-import { useEffect, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { App as AntdApp, ConfigProvider, theme } from 'antd';
-import type { Locale } from 'antd/es/locale';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import koKR from 'antd/locale/ko_KR';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/ko';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@geosentry/contract';
 import { currentLanguage } from './shared/i18n.ts';
+import { hasUiLocale, loadUiLocale, activateUiLocale } from './shared/uiLocale.ts';
 import { isCancel } from './shared/api.ts';
 import { router } from './app/router.tsx';
 import { ApiEventsBridge } from './app/ApiEventsBridge.tsx';
 import './app/shell.css';
-
-const ANTD_LOCALES: Record<Language, Locale> = { en: enUS, zh: zhCN, ko: koKR };
-const DAYJS_LOCALES: Record<Language, string> = { en: 'en', zh: 'zh-cn', ko: 'ko' };
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -37,14 +28,25 @@ const FONT =
 export function App(): ReactElement {
   useTranslation(); // re-render on language change
   const lang = currentLanguage();
-  dayjs.locale(DAYJS_LOCALES[lang]);
+  // antd's and dayjs' locale of the language (main.tsx loads the first one before rendering; after a switch, the
+  // previous one stays until the new one is there).
+  const [shown, setShown] = useState<Language>(lang);
+  useEffect(() => {
+    let live = true;
+    if (hasUiLocale(lang)) setShown(lang);
+    else void loadUiLocale(lang).then(() => live && setShown(lang));
+    return () => {
+      live = false;
+    };
+  }, [lang]);
+  const locale = activateUiLocale(hasUiLocale(lang) ? lang : shown);
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
 
   return (
     <ConfigProvider
-      locale={ANTD_LOCALES[lang]}
+      locale={locale}
       theme={{
         algorithm: theme.defaultAlgorithm,
         token: { colorPrimary: '#1668dc', borderRadius: 6, fontFamily: FONT, colorBgLayout: '#f0f2f5' },
