@@ -1,5 +1,7 @@
 import { HomeOutlined, SettingOutlined } from '@ant-design/icons';
 import type { AppRoute } from './route-types.ts';
+import { HomePage } from '../features/home/index.ts';
+import { UserInfoPage } from '../features/session/index.ts';
 
 /**
  * The route tree of the console (spec §2). Features declare their screens in
@@ -100,11 +102,6 @@ function collect(): { system: AppRoute[]; information: AppRoute | undefined; oth
 }
 
 const features = collect();
-
-const HomePage = lazy(() => import('../features/home/HomePage.tsx').then((m) => ({ default: m.HomePage })));
-const UserInfoPage = lazy(() =>
-  import('../features/session/UserInfoPage.tsx').then((m) => ({ default: m.UserInfoPage })),
-);
 
 /** Screens inside the main layout. Groups (with children) redirect to their first permitted child. */
 export const appRoutes: AppRoute[] = [
