@@ -224,8 +224,8 @@ export async function settle(page: Page, timeout = 20_000): Promise<void> {
 }
 
 /** A screenshot of the viewport (test-results/screenshots/<name>.png) once the page has settled. */
-export async function shot(page: Page, name: string, dir = SHOTS): Promise<void> {
-  await settle(page);
+export async function shot(page: Page, name: string, dir = SHOTS, settleMs = 20_000): Promise<void> {
+  await settle(page, settleMs);
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
 }

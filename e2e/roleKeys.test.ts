@@ -3,6 +3,7 @@ import type { Browser, Page, Response } from 'playwright-core';
 import { PERMISSION_CATALOGUE } from '@geosentry/contract';
 import {
   ADMIN_PASSWORD,
+  SHOTS,
   launchBrowser,
   newPage,
   shot,
@@ -331,7 +332,12 @@ describe('a role holding only a screen key uses the screen', () => {
           const line = `${key} ${s.path}: ${problems.join('; ')} [content: ${text}] [errors: ${errors.join(' | ')}]`;
           failures.push(line);
           console.log(`FAIL ${line}`);
-          await shot(page, `role-key-${key.replace(/[^a-z0-9]+/gi, '_')}`).catch(() => undefined);
+          // A failing screen may never settle: its picture is taken after at most 2 s.
+          await shot(page, `role-key-${key.replace(/[^a-z0-9]+/gi, '_')}`, undefined, 2_000).catch(() =>
+            page
+              .screenshot({ path: `${SHOTS}/role-key-${key.replace(/[^a-z0-9]+/gi, '_')}.png` })
+              .catch(() => undefined),
+          );
         }
       }
     }
