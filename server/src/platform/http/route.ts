@@ -101,7 +101,7 @@ function envelopeSchema(response: z.ZodType): unknown {
     type: 'object',
     properties: {
       status: { type: 'integer', description: 'Status code (spec §8): 200 or 0 on success' },
-      info: { type: 'string', description: 'Message in the caller\'s language' },
+      info: { type: 'string', description: "Message in the caller's language" },
       data: schemaFor(response) ?? {},
     },
   };
