@@ -207,15 +207,3 @@ export function callAt<R extends { method: 'GET' | 'POST'; path: string }>(
 ): Promise<RouteData<R>> {
   return request<RouteData<R>>(route.method, fillPath(route.path, pathParams), (params ?? {}) as Params, opts);
 }
-
-/**
- * A call typed by hand, for a route whose contract has no response schema yet.
- * @deprecated Give the route a `response` schema in the contract and use `call()`; this goes once none is left.
- */
-export function callUntyped<T>(
-  route: { method: 'GET' | 'POST'; path: string },
-  params: Params = {},
-  opts: RequestOptions = {},
-): Promise<T> {
-  return request<T>(route.method, route.path, params, opts);
-}
