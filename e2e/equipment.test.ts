@@ -50,8 +50,10 @@ async function loginHere(page: Page, url: string): Promise<void> {
 async function pick(page: Page, id: string, option: string | RegExp, type?: string): Promise<void> {
   await page.locator(`#${id}`).click();
   if (type) await page.locator(`#${id}`).fill(type);
+  // The dropdown of this Select (antd gives its list the id `<id>_list`): on a busy machine another Select's
+  // dropdown (the list's site filter) may still be closing, and holds the same option names.
   await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+    .locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden):has(#${id}_list) .ant-select-item-option`)
     .filter({ hasText: option })
     .first()
     .click();

@@ -114,7 +114,6 @@ export default function AlertValuesPage() {
       dataIndex: 'groupId',
       key: 'groupId',
       width: 140,
-      optional: 3,
       ellipsis: true,
       render: groupName,
     },
