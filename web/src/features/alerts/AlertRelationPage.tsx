@@ -30,6 +30,7 @@ import {
 import type { z } from 'zod';
 import { ListPage } from '../../shared/table/ListPage.tsx';
 import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { SiteFilter } from '../../shared/table/SiteFilter.tsx';
 import { useServerTable } from '../../shared/table/serverTable.ts';
 import { nn, retryUnlessCancelled } from '../../shared/query.ts';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
@@ -404,14 +405,11 @@ export default function AlertRelationPage() {
         }
         filters={
           <>
-            <Select<number>
-              allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              style={{ width: 200 }}
+            <SiteFilter
               placeholder={t('filters.allSites')}
               value={params.platformId}
-              options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
-              onChange={(v) => setFilter({ platformId: v ?? undefined })}
+              sites={sites}
+              onChange={(platformId) => setFilter({ platformId })}
             />
             <Input.Search
               allowClear

@@ -6,6 +6,7 @@ import { PlusOutlined, SlidersOutlined } from '@ant-design/icons';
 import { ALERT_VALUE_TYPES, type AlertRuleRow, type AlertValueType } from '@geosentry/contract';
 import { ListPage } from '../../shared/table/ListPage.tsx';
 import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { SiteFilter } from '../../shared/table/SiteFilter.tsx';
 import { useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { useMonitorSites } from '../../shared/monitorSites.ts';
@@ -203,14 +204,11 @@ export default function AlertValuesPage() {
         }
         filters={
           <>
-            <Select<number>
-              allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              style={{ width: 200 }}
+            <SiteFilter
               placeholder={t('filters.allSites')}
               value={params.platformId}
-              options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
-              onChange={(v) => setFilter({ platformId: v ?? undefined })}
+              sites={sites}
+              onChange={(platformId) => setFilter({ platformId })}
             />
             <Select<number>
               allowClear

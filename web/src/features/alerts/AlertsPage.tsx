@@ -8,6 +8,7 @@ import { AlertOutlined } from '@ant-design/icons';
 import { ALERT_LEVELS, ALERT_STATUSES, type AlertRow, type AlertStatus } from '@geosentry/contract';
 import { ListPage } from '../../shared/table/ListPage.tsx';
 import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { SiteFilter } from '../../shared/table/SiteFilter.tsx';
 import { useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { useMonitorSites } from '../../shared/monitorSites.ts';
@@ -275,16 +276,13 @@ export default function AlertsPage() {
               options={ALERT_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
               onChange={(v) => setFilter({ status: v ?? undefined })}
             />
-            <Select<number>
+            <SiteFilter
               data-testid="alert-filter-site"
-              allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              style={{ width: 200 }}
               placeholder={t('filters.allSites')}
               loading={sitesLoading}
               value={params.platformId}
-              options={sites.map((s) => ({ value: s.platformId, label: s.name }))}
-              onChange={(v) => setFilter({ platformId: v ?? undefined })}
+              sites={sites}
+              onChange={(platformId) => setFilter({ platformId })}
             />
             <DatePicker.RangePicker
               data-testid="alert-filter-range"

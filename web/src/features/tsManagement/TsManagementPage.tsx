@@ -38,6 +38,7 @@ import {
 } from '@geosentry/contract';
 import { ListPage } from '../../shared/table/ListPage.tsx';
 import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { SiteFilter } from '../../shared/table/SiteFilter.tsx';
 import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
 import { useServerTable } from '../../shared/table/serverTable.ts';
 import { blankToUndefined, retryUnlessCancelled } from '../../shared/query.ts';
@@ -384,16 +385,13 @@ export default function TsManagementPage() {
         expandable={{ expandedRowRender: (row) => <RecordDetail row={row} /> }}
         filters={
           <>
-            <Select<number>
+            <SiteFilter
               data-testid="ts-filter-site"
-              allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              style={{ width: 200 }}
               placeholder={t('filters.allSites')}
               value={params.platformId}
               loading={sites.isFetching}
-              options={(sites.data ?? []).map((s) => ({ value: s.platformId, label: s.name }))}
-              onChange={(v) => setFilter({ platformId: v ?? undefined })}
+              sites={sites.data ?? []}
+              onChange={(platformId) => setFilter({ platformId })}
             />
             <Select<TsProblemType>
               data-testid="ts-filter-problemType"
