@@ -104,6 +104,8 @@ export const riverWaterListQuery = pageQuery().extend({
   startTime: optInstant('From'),
   endTime: optInstant('To'),
 });
+/** Sort fields of the river water list; without one it is sorted by time, newest first unless sortOrder=ascend. */
+export const RIVER_WATER_SORT_FIELDS = ['time', 'platformName', 'segmentName', 'elevation', 'createdAt'] as const;
 export const riverWaterAddBody = z.object({
   segmentId: zInt(),
   time: instant('Time of the reading'),
@@ -367,7 +369,7 @@ export const sectionsRoutes = routeTable({
     method: 'GET',
     path: `${base}/getRiverWaterElevationList`,
     permission: riverWater,
-    summary: 'Manually entered river water elevations, paged, newest first unless sortOrder=ascend',
+    summary: 'Manually entered river water elevations, paged, filtered and sorted (default: time, newest first)',
     tags,
     query: riverWaterListQuery,
     response: zPage(riverWaterElevationRowSchema),

@@ -9,7 +9,7 @@ import type {
   WaterLevelSource,
 } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
-import { likePattern as like } from '../../platform/db/sql.ts';
+import { likePattern as like, orderBy } from '../../platform/db/sql.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 import { devicesTablePresent } from '../platforms/index.ts';
 
@@ -299,8 +299,17 @@ export interface RiverWaterFilter {
   segmentId?: number | undefined;
   startTime?: Date | undefined;
   endTime?: Date | undefined;
+  sortField?: string | undefined;
   sortOrder?: 'ascend' | 'descend' | undefined;
 }
+
+const RIVER_WATER_SORTABLE: Record<string, string> = {
+  time: 'w.measured_at',
+  platformName: 'p.name',
+  segmentName: 's.name',
+  elevation: 'w.elevation',
+  createdAt: 'w.created_at',
+};
 
 function selectRiverWater(db: Db, scope: DataScope) {
   return whereInScope(
@@ -312,6 +321,13 @@ function selectRiverWater(db: Db, scope: DataScope) {
     scope,
     's.platform_id',
   );
+}
+
+/** The sort field asked for (time when none or unknown); time sorts newest first unless ascend is asked. */
+function riverWaterOrder(f: RiverWaterFilter) {
+  const col = RIVER_WATER_SORTABLE[f.sortField ?? ''];
+  if (!col || col === 'w.measured_at') return orderBy('w.measured_at', f.sortOrder === 'ascend' ? 'ascend' : 'descend');
+  return orderBy(col, f.sortOrder);
 }
 
 export async function listRiverWater(
@@ -336,7 +352,8 @@ export async function listRiverWater(
         'w.elevation',
         'w.created_at',
       ])
-      .orderBy('w.measured_at', f.sortOrder === 'ascend' ? 'asc' : 'desc')
+      .orderBy(riverWaterOrder(f))
+      .orderBy('w.measured_at', 'desc')
       .orderBy('w.id')
       .limit(f.pageSize)
       .offset((f.pageNum - 1) * f.pageSize)

@@ -328,6 +328,45 @@ describe('sections (segments)', () => {
       sortOrder: 'ascend',
     });
     expect(range.data.list.map((r) => r.elevation)).toEqual([512.9]);
+    // Sorted by the server on a column of the list, a page at a time.
+    const gauge2 = (
+      await t.api<{ segmentId: number }>('POST', `${SEGMENT}/add`, {
+        token: admin,
+        body: { platformId: river, name: 'A gauge' },
+      })
+    ).data.segmentId;
+    expect(
+      (await post('addRiverWaterElevation', { segmentId: gauge2, time: '2024-04-01T08:00:00Z', elevation: 600 }))
+        .status,
+    ).toBe(0);
+    const byElevation = await get<Page<RiverWaterElevationRow>>('getRiverWaterElevationList', {
+      platformId: String(river),
+      sortField: 'elevation',
+      sortOrder: 'descend',
+      pageNum: '1',
+      pageSize: '2',
+    });
+    expect(byElevation.data).toMatchObject({ total: 4, pageNum: 1, pageSize: 2 });
+    expect(byElevation.data.list.map((r) => r.elevation)).toEqual([600, 513.4]);
+    const bySection = await get<Page<RiverWaterElevationRow>>('getRiverWaterElevationList', {
+      platformId: String(river),
+      sortField: 'segmentName',
+      sortOrder: 'ascend',
+      pageNum: '2',
+      pageSize: '2',
+    });
+    expect(bySection.data.list.map((r) => [r.segmentName, r.elevation])).toEqual([
+      ['Gauge 1', 512.9],
+      ['Gauge 1', 512.3],
+    ]);
+    const newestFirst = await get<Page<RiverWaterElevationRow>>('getRiverWaterElevationList', {
+      platformId: String(river),
+    });
+    expect(newestFirst.data.list.map((r) => r.elevation)).toEqual([513.4, 512.9, 512.3, 600]);
+    const gauge2Rows = await get<Page<RiverWaterElevationRow>>('getRiverWaterElevationList', {
+      segmentId: String(gauge2),
+    });
+    expect((await post('deleteRiverWaterElevation', { id: gauge2Rows.data.list[0]!.id })).status).toBe(0);
     expect((await post('deleteRiverWaterElevation', { id: all.data.list[0]!.id })).status).toBe(0);
     expect((await get<Page<RiverWaterElevationRow>>('getRiverWaterElevationList', {})).data.total).toBe(2);
     expect((await post('deleteRiverWaterElevation', { id: all.data.list[0]!.id })).status).toBe(Status.notFound);

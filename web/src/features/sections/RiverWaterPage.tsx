@@ -2,31 +2,20 @@ import { useEffect, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
-import {
-  Button,
-  Card,
-  DatePicker,
-  Flex,
-  Form,
-  InputNumber,
-  Modal,
-  Popconfirm,
-  Select,
-  Table,
-  Tooltip,
-  Typography,
-  message,
-} from 'antd';
-import type { TableColumnsType, TableProps } from 'antd';
-import { PlusOutlined, ReloadOutlined, RiseOutlined } from '@ant-design/icons';
+import { Button, DatePicker, Flex, Form, InputNumber, Modal, Select, Typography, message } from 'antd';
+import { PlusOutlined, RiseOutlined } from '@ant-design/icons';
 import type { RiverWaterElevationRow } from '@geosentry/contract';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
+import { retryUnlessCancelled } from '../../shared/query.ts';
 import { formatTime } from '../../shared/time.ts';
 import { instantToWall, wallToInstant } from '../../shared/time.ts';
 import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import { SitePicker } from './SitePicker.tsx';
 import {
+  RIVER_WATER_SORT_FIELDS,
   addRiverWater,
   deleteRiverWater,
   fetchRiverWater,
@@ -34,8 +23,6 @@ import {
   sectionKeys,
   type RiverWaterListParams,
 } from './sectionsApi.ts';
-
-const PAGE_SIZES = [10, 20, 50, 100];
 
 interface EntryValues {
   platformId?: number;
@@ -152,112 +139,109 @@ function EntryModal({
 }
 
 /**
- * River water elevation: manually entered water elevations of river sections, paged on the server and
- * filtered by river, section and time; add and delete. Test hooks: river-site, river-section, river-range,
- * river-water-add, river-water-table, river-water-delete(-confirm).
+ * River water elevation: manually entered water elevations of river sections in the shared ServerTable: paged,
+ * sorted (time, river, section, elevation, entered) and filtered (river, section, time) by the server, the state
+ * in the address. Test hooks: river-site, river-section, river-range, river-water-add, river-water-table,
+ * river-water-delete(-confirm).
  */
 export default function RiverWaterPage() {
   const { t } = useTranslation('sections');
   const queryClient = useQueryClient();
   const [msg, msgHolder] = message.useMessage();
-  const [tableTop, scrollY] = useTableScrollY();
-  const [params, setParams] = useState<RiverWaterListParams>({ pageNum: 1, pageSize: 20 });
-  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
   const { zone, label: zoneName } = useTimeZone();
+  const table = useServerTable<RiverWaterListParams>(
+    { pageNum: 1, pageSize: 20, sortField: 'time', sortOrder: 'descend' },
+    RIVER_WATER_SORT_FIELDS,
+    { filters: { platformId: 'number', segmentId: 'number', startTime: 'string', endTime: 'string' } },
+  );
+  const { params, setFilter } = table;
+  // The picked times, shown again from the address's instants (wall clock of the user's time zone).
+  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(() => {
+    const wall = (v: string | undefined) => {
+      const ms = v ? Date.parse(v) : NaN;
+      return Number.isFinite(ms) ? instantToWall(ms, zone) : null;
+    };
+    return params.startTime || params.endTime ? [wall(params.startTime), wall(params.endTime)] : null;
+  });
   const [adding, setAdding] = useState(false);
   const sections = useRiverSections(params.platformId);
   const list = useQuery({
     queryKey: sectionKeys.riverWater(params),
     queryFn: () => fetchRiverWater(params),
     placeholderData: keepPreviousData,
+    retry: retryUnlessCancelled,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['sections', 'riverWater'] });
-  const setFilter = (patch: Partial<RiverWaterListParams>) => setParams((p) => ({ ...p, ...patch, pageNum: 1 }));
 
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteRiverWater(id),
-    onSuccess: () => {
-      void msg.success(t('messages.deleted'));
-      if ((list.data?.list.length ?? 0) <= 1 && params.pageNum > 1)
-        setParams((p) => ({ ...p, pageNum: p.pageNum - 1 }));
-      void refresh();
-    },
-  });
-
-  const onTableChange: TableProps<RiverWaterElevationRow>['onChange'] = (pagination, _filters, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    setParams((p) => {
-      const sortOrder = s?.columnKey === 'time' && s.order === 'ascend' ? 'ascend' : undefined;
-      const pageSize = pagination.pageSize ?? p.pageSize;
-      return {
-        ...p,
-        sortOrder,
-        pageSize,
-        pageNum: sortOrder !== p.sortOrder || pageSize !== p.pageSize ? 1 : (pagination.current ?? 1),
-      };
-    });
-  };
-
-  const columns: TableColumnsType<RiverWaterElevationRow> = [
+  const columns: ServerColumn<RiverWaterElevationRow>[] = [
     {
       title: withZone(t('river.time'), zoneName),
       dataIndex: 'time',
       key: 'time',
-      width: 180,
-      sorter: true,
-      sortOrder: params.sortOrder === 'ascend' ? 'ascend' : 'descend',
-      sortDirections: ['descend', 'ascend', 'descend'],
+      width: 190,
+      sortable: true,
+      hideable: false,
       render: (v: string) => formatTime(v),
     },
-    { title: t('river.river'), dataIndex: 'platformName', key: 'platformName', width: 200, ellipsis: true },
-    { title: t('river.section'), dataIndex: 'segmentName', key: 'segmentName', width: 180, ellipsis: true },
+    { title: t('river.river'), dataIndex: 'platformName', key: 'platformName', width: 200, sortable: true },
+    { title: t('river.section'), dataIndex: 'segmentName', key: 'segmentName', width: 180, sortable: true },
     {
       title: `${t('river.elevation')} (${t('units.m')})`,
       dataIndex: 'elevation',
       key: 'elevation',
       width: 160,
+      align: 'right',
+      sortable: true,
       render: (v: number) => <Typography.Text strong>{v}</Typography.Text>,
     },
     {
       title: withZone(t('river.enteredAt'), zoneName),
       dataIndex: 'createdAt',
       key: 'createdAt',
-      width: 180,
+      width: 190,
+      sortable: true,
+      optional: true,
       render: (v: string) => formatTime(v),
     },
     {
       title: t('fields.actions'),
       key: 'actions',
       width: 100,
-      fixed: 'right',
       render: (_v, row) => (
-        <Popconfirm
+        <DeleteAction
           title={t('confirm.deleteReading')}
-          okText={t('actions.delete')}
-          okButtonProps={{ danger: true, 'data-testid': 'river-water-delete-confirm' }}
-          cancelText={t('form.cancel')}
-          onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
-        >
-          <Button type="link" size="small" danger data-testid="river-water-delete">
-            {t('actions.delete')}
-          </Button>
-        </Popconfirm>
+          label={t('actions.delete')}
+          data-testid="river-water-delete"
+          onDelete={() => deleteRiverWater(row.id)}
+          success={t('messages.deleted')}
+          onDone={() => {
+            table.afterDelete(list.data?.list.length ?? 0);
+            void refresh();
+          }}
+        />
       ),
     },
   ];
 
   return (
-    <Flex vertical gap={16}>
+    <ListPage icon={<RiseOutlined />} title={t('river.title')} description={t('river.description')}>
       {msgHolder}
-      <PageHeaderCard icon={<RiseOutlined />} title={t('river.title')} description={t('river.description')} />
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap align="center">
+      <ServerTable<RiverWaterElevationRow>
+        tableId="sections.riverWater"
+        rowKey="id"
+        data-testid="river-water-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(total) => t('river.total', { count: total })}
+        filters={
+          <>
             <SitePicker
               data-testid="river-site"
               kinds={['river']}
               allowClear
-              style={{ width: 240 }}
+              style={{ width: 220 }}
               placeholder={t('river.allRivers')}
               value={params.platformId}
               onChange={(id) => setFilter({ platformId: id, segmentId: undefined })}
@@ -265,7 +249,7 @@ export default function RiverWaterPage() {
             <Select<number>
               data-testid="river-section"
               allowClear
-              style={{ width: 200 }}
+              style={{ width: 180 }}
               disabled={params.platformId === undefined}
               placeholder={t('river.allSections')}
               value={params.segmentId}
@@ -287,47 +271,19 @@ export default function RiverWaterPage() {
             <Button
               onClick={() => {
                 setRange(null);
-                setParams((p) => ({ pageNum: 1, pageSize: p.pageSize, sortOrder: p.sortOrder }));
+                table.resetFilters();
               }}
             >
               {t('filters.reset')}
             </Button>
-          </Flex>
-          <Flex gap={8}>
-            <Tooltip title={t('actions.reload')}>
-              <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-            </Tooltip>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              data-testid="river-water-add"
-              onClick={() => setAdding(true)}
-            >
-              {t('river.add')}
-            </Button>
-          </Flex>
-        </Flex>
-        <div ref={tableTop}>
-          <Table<RiverWaterElevationRow>
-            rowKey="id"
-            size="middle"
-            data-testid="river-water-table"
-            columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
-            onChange={onTableChange}
-            scroll={{ x: 1000, y: scrollY }}
-            pagination={{
-              current: params.pageNum,
-              pageSize: params.pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (total) => t('river.total', { count: total }),
-            }}
-          />
-        </div>
-      </Card>
+          </>
+        }
+        actions={
+          <Button type="primary" icon={<PlusOutlined />} data-testid="river-water-add" onClick={() => setAdding(true)}>
+            {t('river.add')}
+          </Button>
+        }
+      />
       <EntryModal
         open={adding}
         platformId={params.platformId}
@@ -338,6 +294,6 @@ export default function RiverWaterPage() {
           void refresh();
         }}
       />
-    </Flex>
+    </ListPage>
   );
 }

@@ -1,4 +1,5 @@
 import {
+  RIVER_WATER_SORT_FIELDS,
   SECTION_SORT_FIELDS,
   sectionListQuery,
   sectionsRoutes,
@@ -26,9 +27,12 @@ export interface SectionFormValues {
   bottomElevation?: number | null | undefined;
 }
 
+export { RIVER_WATER_SORT_FIELDS };
+
 export interface RiverWaterListParams {
   pageNum: number;
   pageSize: number;
+  sortField?: string | undefined;
   sortOrder?: SortOrder | undefined;
   platformId?: number | undefined;
   segmentId?: number | undefined;
