@@ -498,4 +498,30 @@ describe('devices', () => {
         .status,
     ).toBe(Status.noPermission);
   });
+
+  it('pages, sorts and filters the list for the read-only device information screen (information:commonDevice)', async () => {
+    await roleWith(t, admin, 'deviceViewer', ['information:commonDevice']);
+    const tok = await userToken(t, admin, { account: 'devViewer', roleCode: 'deviceViewer', platformIds: [siteA] });
+    const list = (query: Record<string, string>) =>
+      t.api<Page<DeviceRow>>('GET', `${DEVICE}/common/getListPage`, { token: tok, query });
+    const all = await list({ pageSize: '1000' });
+    expect(all.status).toBe(0);
+    expect(all.data.total).toBeGreaterThan(2);
+    expect(all.data.list.every((d) => d.platformId === siteA)).toBe(true);
+    const names = all.data.list.map((d) => d.deviceName).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    const page2 = await list({ pageNum: '2', pageSize: '2', sortField: 'deviceName', sortOrder: 'descend' });
+    expect(page2.data).toMatchObject({ total: all.data.total, pageNum: 2, pageSize: 2 });
+    expect(page2.data.list.map((d) => d.deviceName)).toEqual(names.slice(2, 4));
+    const rain = await list({ moduleId: '2', state: 'offline' });
+    expect(rain.data.list.length).toBeGreaterThan(0);
+    expect(rain.data.list.every((d) => d.moduleId === 2 && d.state === 'offline')).toBe(true);
+    expect((await list({ platformId: String(siteB) })).data.total).toBe(0);
+    // Read-only: it changes nothing.
+    const add = await t.api('POST', `${DEVICE}/common/add`, {
+      token: tok,
+      body: deviceBody(siteA, termA.terminalId, 'viewer'),
+    });
+    expect(add.status).toBe(Status.noPermission);
+    expect((await t.api('GET', `${DEVICE}/common/export`, { token: tok })).status).toBe(Status.noPermission);
+  });
 });

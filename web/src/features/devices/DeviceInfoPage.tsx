@@ -1,16 +1,14 @@
-import { useMemo, useState } from 'react';
-import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { Badge, Card, Col, Flex, Input, Row, Select, Statistic, Table, Tag, Typography, theme } from 'antd';
-import type { TableColumnsType } from 'antd';
+import { Badge, Button, Card, Col, Flex, Input, Row, Select, Statistic, Tag, Typography, theme } from 'antd';
 import { DatabaseOutlined } from '@ant-design/icons';
-import { DEVICE_STATES, type DeviceOption, type DeviceRow, type DeviceState } from '@geosentry/contract';
-import { hasPermission, useSession } from '../../shared/session.ts';
-import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
-import { useTableScrollY } from '../../shared/table/useTableScrollY.ts';
+import { DEVICE_STATES, type DeviceRow, type DeviceState } from '@geosentry/contract';
+import { ListPage } from '../../shared/table/ListPage.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
 import { formatTime } from '../../shared/time.ts';
-import { PAGE_SIZES, useServerTable } from '../../shared/table/serverTable.ts';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { useSiteOptions } from '../../shared/sites.ts';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
@@ -20,7 +18,6 @@ import {
   countDevices,
   deviceDetailPath,
   deviceKeys,
-  fetchDeviceOptions,
   fetchDevices,
   type DeviceListParams,
 } from './devicesApi.ts';
@@ -35,15 +32,14 @@ const STATE_BADGE: Record<DeviceState, 'success' | 'warning' | 'error' | 'proces
 };
 
 /**
- * Information > Device information: a read-only overview of the devices of a site: how many are in each state,
- * the site's monitor types, and the devices (server-paged). Users without the device management right see the
- * pickers' list of their data scope.
+ * Information > Device information: a read-only overview of the devices of the caller's data scope: how many
+ * are in each state, a site's monitor types, and the devices in the shared ServerTable (paged, sorted and
+ * filtered by the server, the state in the address). The device list route also answers information:commonDevice,
+ * the permission of this screen.
  */
 export default function DeviceInfoPage() {
   const { t } = useTranslation('devices');
-  const session = useSession();
-  const canList = hasPermission('information:device', session);
-  const [tableTop, scrollY] = useTableScrollY();
+  const queryClient = useQueryClient();
   const { token } = theme.useToken();
   const stateColor: Record<DeviceState, string> = {
     normal: token.colorSuccess,
@@ -54,23 +50,28 @@ export default function DeviceInfoPage() {
   };
   const catalogue = useMonitorTypes();
   const sites = useSiteOptions();
-  const table = useServerTable<DeviceListParams>({ pageNum: 1, pageSize: 20 }, DEVICE_SORT_FIELDS);
-  const { params } = table;
-  const [keywordInput, setKeywordInput] = useState('');
-  const site = { platformId: params.platformId };
+  const table = useServerTable<DeviceListParams>({ pageNum: 1, pageSize: 20 }, DEVICE_SORT_FIELDS, {
+    filters: { platformId: 'number', moduleId: 'number', state: 'string', keyword: 'string' },
+  });
+  const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
+  const site = { platformId: params.platformId, moduleId: params.moduleId, keyword: params.keyword };
 
   const list = useQuery({
     queryKey: deviceKeys.list(params),
     queryFn: () => fetchDevices(params, true),
-    enabled: canList,
     placeholderData: keepPreviousData,
+    retry: retryUnlessCancelled,
+  });
+  const all = useQuery({
+    queryKey: deviceKeys.count(site),
+    queryFn: () => countDevices(site),
     retry: retryUnlessCancelled,
   });
   const counts = useQueries({
     queries: DEVICE_STATES.map((state) => ({
-      queryKey: deviceKeys.count({ ...site, moduleId: params.moduleId, state }),
-      queryFn: () => countDevices({ ...site, moduleId: params.moduleId, state }),
-      enabled: canList,
+      queryKey: deviceKeys.count({ ...site, state }),
+      queryFn: () => countDevices({ ...site, state }),
       retry: retryUnlessCancelled,
     })),
   });
@@ -80,139 +81,100 @@ export default function DeviceInfoPage() {
     enabled: params.platformId !== undefined,
     retry: retryUnlessCancelled,
   });
-  // Without information:device: the pickers' list (filtered by site and type on the server).
-  const options = useQuery({
-    queryKey: deviceKeys.options({ platformId: params.platformId, moduleId: params.moduleId }),
-    queryFn: () => fetchDeviceOptions({ platformId: params.platformId, moduleId: params.moduleId }),
-    enabled: !canList,
-    retry: retryUnlessCancelled,
-  });
-  const optionRows = useMemo(() => {
-    const k = params.keyword?.toLowerCase();
-    return (options.data ?? []).filter(
-      (d) =>
-        (!k || d.deviceName.toLowerCase().includes(k) || d.number.toLowerCase().includes(k)) &&
-        (!params.state || d.state === params.state),
-    );
-  }, [options.data, params.keyword, params.state]);
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
+      queryClient.invalidateQueries({ queryKey: moduleKeys.all }),
+    ]);
 
-  const sortable = (key: string) => (canList ? { key, sorter: true, sortOrder: table.sortOrderOf(key) } : { key });
-  const nameCell = (v: string, row: { deviceId: number; number: string }) => (
-    <Link to={deviceDetailPath(row)} data-testid="device-detail-link">
-      {v}
-    </Link>
-  );
-
-  const columns: TableColumnsType<DeviceRow> = [
-    { title: t('fields.deviceName'), dataIndex: 'deviceName', width: 180, ...sortable('deviceName'), render: nameCell },
-    { title: t('fields.number'), dataIndex: 'number', width: 150, ...sortable('number') },
+  const columns: ServerColumn<DeviceRow>[] = [
+    {
+      title: t('fields.deviceName'),
+      dataIndex: 'deviceName',
+      key: 'deviceName',
+      width: 190,
+      sortable: true,
+      ellipsis: true,
+      render: (v: string, row) => (
+        <Link to={deviceDetailPath(row)} data-testid="device-detail-link" title={v}>
+          {v}
+        </Link>
+      ),
+    },
+    { title: t('fields.number'), dataIndex: 'number', key: 'number', width: 150, sortable: true },
     {
       title: t('fields.moduleId'),
       dataIndex: 'moduleId',
+      key: 'moduleId',
       width: 170,
-      ...sortable('moduleId'),
+      sortable: true,
+      ellipsis: true,
       render: (v: number) => catalogue.label(v),
     },
     {
       title: t('fields.site'),
       dataIndex: 'platformName',
-      width: 160,
-      ...sortable('platformName'),
+      key: 'platformName',
+      width: 190,
+      sortable: true,
+      ellipsis: true,
       render: (v: string | null) => v ?? <Tag>{t('list.unbound')}</Tag>,
     },
     {
       title: t('fields.terminal'),
       dataIndex: 'terminalName',
-      width: 150,
-      ...sortable('terminalName'),
-      render: (v: string | null) => v ?? '-',
+      key: 'terminalName',
+      width: 160,
+      sortable: true,
+      optional: 2,
     },
-    {
-      title: t('fields.state'),
-      dataIndex: 'state',
-      width: 110,
-      ...sortable('state'),
-      render: (v: DeviceState) => <DeviceStateTag state={v} />,
-    },
-    {
-      title: t('fields.lastSeenAt'),
-      dataIndex: 'lastSeenAt',
-      width: 170,
-      ...sortable('lastSeenAt'),
-      render: (v: string | null) =>
-        v ? formatTime(v) : <Typography.Text type="secondary">{t('list.never')}</Typography.Text>,
-    },
-  ];
-  const optionColumns: TableColumnsType<DeviceOption> = [
-    { title: t('fields.deviceName'), dataIndex: 'deviceName', key: 'deviceName', width: 180, render: nameCell },
-    { title: t('fields.number'), dataIndex: 'number', key: 'number', width: 150 },
-    { title: t('fields.moduleId'), dataIndex: 'moduleName', key: 'moduleName', width: 170 },
-    { title: t('fields.site'), dataIndex: 'platformName', key: 'platformName', width: 160 },
     {
       title: t('fields.state'),
       dataIndex: 'state',
       key: 'state',
       width: 110,
+      sortable: true,
       render: (v: DeviceState) => <DeviceStateTag state={v} />,
+    },
+    {
+      title: t('fields.lastSeenAt'),
+      dataIndex: 'lastSeenAt',
+      key: 'lastSeenAt',
+      width: 180,
+      sortable: true,
+      optional: 1,
+      render: (v: string | null) =>
+        v ? formatTime(v) : <Typography.Text type="secondary">{t('list.never')}</Typography.Text>,
     },
   ];
 
-  const total = canList ? counts.reduce((n, c) => n + (c.data ?? 0), 0) : (options.data ?? []).length;
+  const stateCard = (s: DeviceState | undefined, title: ReactNode, value: number, color?: string) => (
+    <Card
+      variant="borderless"
+      hoverable
+      size="small"
+      data-testid={`device-info-count-${s ?? 'all'}`}
+      onClick={() => setFilter({ state: s === undefined || params.state === s ? undefined : s })}
+      style={{ outline: params.state === s ? `2px solid ${token.colorPrimaryBorder}` : undefined }}
+    >
+      <Statistic title={title} value={value} styles={color ? { content: { color } } : undefined} />
+    </Card>
+  );
 
-  return (
-    <Flex vertical gap={16}>
-      <PageHeaderCard
-        icon={<DatabaseOutlined />}
-        title={t('info.title')}
-        description={t('info.description')}
-        extra={
-          <Select<number>
-            allowClear
-            id="device-info-site"
-            style={{ width: 240 }}
-            placeholder={t('info.allSites')}
-            value={params.platformId}
-            loading={sites.isLoading}
-            options={sites.options}
-            showSearch={{ optionFilterProp: 'label' }}
-            onChange={(v) => table.setFilter({ platformId: v ?? undefined, moduleId: undefined })}
-          />
-        }
-      />
+  const above = (
+    <>
       <Row gutter={[16, 16]}>
         <Col xs={12} md={8} xl={4}>
-          <Card
-            variant="borderless"
-            hoverable
-            size="small"
-            onClick={() => table.setFilter({ state: undefined })}
-            style={{ outline: params.state === undefined ? `2px solid ${token.colorPrimaryBorder}` : undefined }}
-          >
-            <Statistic title={t('info.total')} value={total} />
-          </Card>
+          {stateCard(undefined, t('info.total'), all.data ?? 0)}
         </Col>
         {DEVICE_STATES.map((s, i) => (
           <Col xs={12} md={8} xl={4} key={s}>
-            <Card
-              variant="borderless"
-              hoverable
-              size="small"
-              data-testid={`device-info-count-${s}`}
-              onClick={() => table.setFilter({ state: params.state === s ? undefined : s })}
-              style={{ outline: params.state === s ? `2px solid ${token.colorPrimaryBorder}` : undefined }}
-            >
-              <Statistic
-                title={
-                  <Badge
-                    status={STATE_BADGE[s]}
-                    color={s === 'abnormal' ? 'volcano' : undefined}
-                    text={t(`state.${s}`)}
-                  />
-                }
-                value={canList ? (counts[i]?.data ?? 0) : (options.data ?? []).filter((d) => d.state === s).length}
-                styles={{ content: { color: stateColor[s] } }}
-              />
-            </Card>
+            {stateCard(
+              s,
+              <Badge status={STATE_BADGE[s]} color={s === 'abnormal' ? 'volcano' : undefined} text={t(`state.${s}`)} />,
+              counts[i]?.data ?? 0,
+              stateColor[s],
+            )}
           </Col>
         ))}
       </Row>
@@ -226,7 +188,7 @@ export default function DeviceInfoPage() {
                 <Tag.CheckableTag
                   key={m.moduleId}
                   checked={params.moduleId === m.moduleId}
-                  onChange={(on) => table.setFilter({ moduleId: on ? m.moduleId : undefined })}
+                  onChange={(on) => setFilter({ moduleId: on ? m.moduleId : undefined })}
                 >
                   {catalogue.label(m.moduleId)} ({m.deviceCount})
                 </Tag.CheckableTag>
@@ -235,65 +197,73 @@ export default function DeviceInfoPage() {
           </Flex>
         </Card>
       ) : null}
-      <Card variant="borderless" styles={{ body: { paddingBottom: 8 } }}>
-        <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
-          <Input.Search
-            allowClear
-            style={{ width: 260 }}
-            placeholder={t('filters.keyword')}
-            value={keywordInput}
-            onChange={(e) => setKeywordInput(e.target.value)}
-            onSearch={(v) => table.setFilter({ keyword: v.trim() || undefined })}
-          />
-          <Select<number>
-            allowClear
-            style={{ width: 220 }}
-            placeholder={t('filters.module')}
-            value={params.moduleId}
-            options={catalogue.options}
-            showSearch={{ optionFilterProp: 'label' }}
-            onChange={(v) => table.setFilter({ moduleId: v ?? undefined })}
-          />
-        </Flex>
-        <div ref={tableTop}>
-          {canList ? (
-            <Table<DeviceRow>
-              rowKey="deviceId"
-              size="middle"
-              data-testid="device-info-table"
-              columns={columns}
-              dataSource={list.data?.list ?? []}
-              loading={list.isFetching}
-              onChange={table.onChange}
-              scroll={{ x: 1100, y: scrollY }}
-              pagination={{
-                current: params.pageNum,
-                pageSize: params.pageSize,
-                total: list.data?.total ?? 0,
-                showSizeChanger: true,
-                pageSizeOptions: PAGE_SIZES,
-                showTotal: (n) => t('list.total', { count: n }),
-              }}
+    </>
+  );
+
+  return (
+    <ListPage icon={<DatabaseOutlined />} title={t('info.title')} description={t('info.description')} above={above}>
+      <ServerTable<DeviceRow>
+        tableId="devices.info"
+        rowKey="deviceId"
+        data-testid="device-info-table"
+        table={table}
+        query={list}
+        columns={columns}
+        onReload={() => void refresh()}
+        totalText={(n) => t('list.total', { count: n })}
+        filters={
+          <>
+            <Select<number>
+              allowClear
+              id="device-info-site"
+              data-testid="device-info-site"
+              style={{ width: 200 }}
+              placeholder={t('info.allSites')}
+              value={params.platformId}
+              loading={sites.isLoading}
+              options={sites.options}
+              showSearch={{ optionFilterProp: 'label' }}
+              onChange={(v) => setFilter({ platformId: v ?? undefined, moduleId: undefined })}
             />
-          ) : (
-            <Table<DeviceOption>
-              rowKey="deviceId"
-              size="middle"
-              data-testid="device-info-table"
-              columns={optionColumns}
-              dataSource={optionRows}
-              loading={options.isFetching}
-              scroll={{ x: 800, y: scrollY }}
-              pagination={{
-                showSizeChanger: true,
-                pageSizeOptions: PAGE_SIZES,
-                defaultPageSize: 20,
-                showTotal: (n) => t('list.total', { count: n }),
-              }}
+            <Select<number>
+              allowClear
+              data-testid="device-info-module"
+              style={{ width: 200 }}
+              placeholder={t('filters.module')}
+              value={params.moduleId}
+              options={catalogue.options}
+              showSearch={{ optionFilterProp: 'label' }}
+              onChange={(v) => setFilter({ moduleId: v ?? undefined })}
             />
-          )}
-        </div>
-      </Card>
-    </Flex>
+            <Select<DeviceState>
+              allowClear
+              data-testid="device-info-state"
+              style={{ width: 150 }}
+              placeholder={t('filters.state')}
+              value={params.state}
+              options={DEVICE_STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
+              onChange={(v) => setFilter({ state: v ?? undefined })}
+            />
+            <Input.Search
+              allowClear
+              data-testid="device-info-search"
+              style={{ width: 240 }}
+              placeholder={t('filters.keyword')}
+              value={keywordInput}
+              onChange={(e) => setKeywordInput(e.target.value)}
+              onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+            />
+            <Button
+              onClick={() => {
+                setKeywordInput('');
+                table.resetFilters();
+              }}
+            >
+              {t('filters.reset')}
+            </Button>
+          </>
+        }
+      />
+    </ListPage>
   );
 }
