@@ -39,6 +39,7 @@ export function lockDataDir(dir: string): () => void {
       const release = (): void => {
         if (released) return;
         released = true;
+        process.off('exit', release); // a process that opens and closes many databases (tests) keeps no listener
         try {
           if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.unlinkSync(file);
         } catch {
