@@ -1,14 +1,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDb } from './db.ts';
 import { migrate } from './migrate.ts';
 import { DataDirLockedError } from './datadir-lock.ts';
 import { tempDir } from '../../../test/harness.ts';
+import { copyPgliteTemplate } from '../../../test/templateDb.ts';
 
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../..');
+
+// PGlite's initdb takes seconds (tens on a busy machine): the first case starts from an empty folder, as a new
+// server does; the others start from a copy of an initialised, empty data folder (server/test/templateDb.ts).
+const dirs: string[] = [];
+async function initialised(): Promise<string> {
+  const dir = await copyPgliteTemplate('empty');
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('embedded database (PGlite)', () => {
   it('keeps committed data across a close and reopen of the data folder', async () => {
@@ -29,7 +42,7 @@ describe('embedded database (PGlite)', () => {
   });
 
   it('refuses a second opener of the same data folder with a clear error, and frees it on close', async () => {
-    const dir = tempDir();
+    const dir = await initialised();
     const db = await openDb({ databaseUrl: null, dataDir: dir });
     await expect(openDb({ databaseUrl: null, dataDir: dir })).rejects.toBeInstanceOf(DataDirLockedError);
     await db.close();
@@ -38,7 +51,7 @@ describe('embedded database (PGlite)', () => {
   });
 
   it('a second server process on the same data folder exits with a clear message', async () => {
-    const dir = tempDir();
+    const dir = await initialised();
     const db = await openDb({ databaseUrl: null, dataDir: dir });
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
       cwd: repoRoot,
@@ -64,7 +77,7 @@ describe('embedded database (PGlite)', () => {
   });
 
   it('takes over a stale lock left by a dead process', async () => {
-    const dir = tempDir();
+    const dir = await initialised();
     fs.writeFileSync(path.join(dir, 'geosentry.lock'), '999999');
     const db = await openDb({ databaseUrl: null, dataDir: dir });
     await db.close();
@@ -77,7 +90,7 @@ describe('embedded database (PGlite)', () => {
       path.join(migrations, '0002_broken.sql'),
       'create table b (id int);\ninsert into b values (1);\nselect * from no_such_table;',
     );
-    const db = await openDb({ databaseUrl: null, dataDir: tempDir(), memory: true });
+    const db = await openDb({ databaseUrl: null, dataDir: await initialised() });
     await expect(migrate(db, migrations)).rejects.toThrow(/no_such_table/);
     const tables = await sql<{
       t: string;
@@ -89,7 +102,7 @@ describe('embedded database (PGlite)', () => {
   });
 
   it('runs queries off the event loop: timers keep firing during a heavy query', async () => {
-    const db = await openDb({ databaseUrl: null, dataDir: tempDir(), memory: true });
+    const db = await openDb({ databaseUrl: null, dataDir: await initialised() });
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
     const started = Date.now();
@@ -103,7 +116,7 @@ describe('embedded database (PGlite)', () => {
   });
 
   it('serialises transactions on the single connection', async () => {
-    const db = await openDb({ databaseUrl: null, dataDir: tempDir(), memory: true });
+    const db = await openDb({ databaseUrl: null, dataDir: await initialised() });
     await sql`create table c (n int)`.execute(db.k);
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

@@ -1,11 +1,24 @@
 import type { Worker } from 'node:worker_threads';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import fs from 'node:fs';
+import path from 'node:path';
 import { PgliteDriver, PgliteWorker } from './pglite-driver.ts';
+import { copyPgliteTemplate } from '../../../test/templateDb.ts';
 
-/** A Kysely handle over a real in-memory PGlite worker, as openDb builds it. */
-function open(stallMs?: number): { w: PgliteWorker; k: Kysely<Record<string, never>> } {
-  const w = new PgliteWorker('memory://');
+const copies: string[] = [];
+afterAll(() => {
+  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A Kysely handle over a real PGlite worker, as openDb builds it, on a copy of an initialised empty data folder
+ * (server/test/templateDb.ts: PGlite's initdb, in memory too, takes seconds).
+ */
+async function open(stallMs?: number): Promise<{ w: PgliteWorker; k: Kysely<Record<string, never>> }> {
+  const dir = await copyPgliteTemplate('empty');
+  copies.push(dir);
+  const w = new PgliteWorker(path.join(dir, 'pgdata'));
   const k = new Kysely<Record<string, never>>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
@@ -26,7 +39,7 @@ const within = <T>(p: Promise<T>, ms = 5000): Promise<T | 'hung'> =>
 
 describe('PGlite driver when its worker thread is gone', () => {
   it('rejects the calls pending at the exit and every later one at once, with a logged error', async () => {
-    const { w, k } = open();
+    const { w, k } = await open();
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       expect((await sql<{ n: number }>`select 1 as n`.execute(k)).rows).toEqual([{ n: 1 }]);
@@ -56,7 +69,7 @@ describe('PGlite driver when its worker thread is gone', () => {
   }, 30_000);
 
   it('an orderly close logs nothing and refuses later calls', async () => {
-    const { w, k } = open();
+    const { w, k } = await open();
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       await sql`select 1`.execute(k);
@@ -69,7 +82,7 @@ describe('PGlite driver when its worker thread is gone', () => {
   }, 30_000);
 
   it('a transaction awaiting a query made outside it is named by the stall warning', async () => {
-    const { w, k } = open(300);
+    const { w, k } = await open(300);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       await sql`select 1`.execute(k);
