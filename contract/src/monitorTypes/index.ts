@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { pageQuery, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
 import { LOGIN, perm, routeTable } from '../api/routes.ts';
-import { optInt } from '../devices/fields.ts';
+import { optBool, optInt } from '../devices/fields.ts';
 import { isMonitorTypeId, type MonitorType } from './catalogue.ts';
 
 export * from './catalogue.ts';
@@ -34,6 +34,22 @@ export const monitorTypeSchema = z.object({
 /** A monitor type bound to a site, with how many of the site's devices are of that type. */
 export const platformModuleSchema = monitorTypeSchema.extend({ deviceCount: z.number().int() });
 export type PlatformModule = z.output<typeof platformModuleSchema>;
+
+/**
+ * The monitor types screen of a site: the catalogue with each type's binding to the site, paged, sorted and
+ * filtered by the server. keyword: a type's name (any language), code, id or quantity; bound: only the types
+ * bound to the site (or used by its devices), or only the others.
+ */
+export const siteMonitorTypeListQuery = pageQuery().extend({
+  platformId: zInt(),
+  keyword: zOptText(100),
+  bound: optBool(),
+});
+/** Sort fields of that list; name sorts by the name in the caller's language; default moduleId. */
+export const SITE_MONITOR_TYPE_SORT_FIELDS = ['moduleId', 'name', 'code', 'bound', 'deviceCount'] as const;
+/** A monitor type of the catalogue with its binding to the site and how many of the site's devices are of it. */
+export const siteMonitorTypeRowSchema = monitorTypeSchema.extend({ bound: z.boolean(), deviceCount: z.number().int() });
+export type SiteMonitorTypeRow = z.output<typeof siteMonitorTypeRowSchema>;
 
 /** How a multi-module statistic combines the values of its devices. */
 export const MULTI_STATISTICS_TYPES = ['compare', 'sum', 'avg', 'max', 'min', 'difference'] as const;
@@ -90,6 +106,15 @@ export const monitorTypesRoutes = routeTable({
     tags,
     query: modulesOfPlatformQuery,
     response: z.array(platformModuleSchema),
+  },
+  getModuleListPage: {
+    method: 'GET',
+    path: `${M}/getModuleListPage`,
+    permission: perm('information:device'),
+    summary: "The monitor type catalogue with each type's binding to a site of the caller's data scope, paged",
+    tags,
+    query: siteMonitorTypeListQuery,
+    response: zPage(siteMonitorTypeRowSchema),
   },
   bindModules: {
     method: 'POST',

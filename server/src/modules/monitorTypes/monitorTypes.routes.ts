@@ -10,6 +10,10 @@ export function registerMonitorTypes(app: FastifyInstance, ctx: AppContext): voi
   defineRoute(app, ctx, monitorTypesRoutes.getModules, async (c) => ({
     data: await svc.modulesOf(caller(c), c.query.platformId),
   }));
+  defineRoute(app, ctx, monitorTypesRoutes.getModuleListPage, async (c) => {
+    const r = await svc.siteTypeList(caller(c), c.lang, c.query);
+    return { data: { ...r, pageNum: c.query.pageNum, pageSize: c.query.pageSize } };
+  });
   defineRoute(app, ctx, monitorTypesRoutes.bindModules, async (c) => {
     await svc.bind(caller(c), c.body.platformId, c.body.moduleId);
     return { key: 'setOk' };

@@ -1,4 +1,12 @@
-import { monitorTypeOf, Status, type MultiStatisticRow, type PlatformModule } from '@geosentry/contract';
+import {
+  MONITOR_TYPES,
+  monitorTypeOf,
+  Status,
+  type Language,
+  type MultiStatisticRow,
+  type PlatformModule,
+  type SiteMonitorTypeRow,
+} from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
@@ -20,6 +28,50 @@ export class MonitorTypesService {
       const m = monitorTypeOf(r.moduleId);
       return m ? [{ ...m, deviceCount: r.deviceCount }] : [];
     });
+  }
+
+  /**
+   * The catalogue (37 types) with each type's binding to the site, filtered, sorted and paged here: the
+   * catalogue lives in the contract, not in a table, and the name sorts in the caller's language.
+   */
+  async siteTypeList(
+    user: SessionUser,
+    lang: Language,
+    f: {
+      platformId: number;
+      pageNum: number;
+      pageSize: number;
+      keyword?: string | undefined;
+      bound?: boolean | undefined;
+      sortField?: string | undefined;
+      sortOrder?: 'ascend' | 'descend' | undefined;
+    },
+  ): Promise<{ list: SiteMonitorTypeRow[]; total: number }> {
+    await this.mustSite(user, f.platformId);
+    const counts = new Map((await repo.siteModules(this.ctx.db, f.platformId)).map((r) => [r.moduleId, r.deviceCount]));
+    const word = f.keyword?.toLowerCase();
+    const matches = (m: (typeof MONITOR_TYPES)[number]) =>
+      !word ||
+      String(m.moduleId) === word ||
+      [m.code, ...Object.values(m.label), ...m.quantities.flatMap((q) => [q.key, ...Object.values(q.label)])].some(
+        (text) => text.toLowerCase().includes(word),
+      );
+    const rows: SiteMonitorTypeRow[] = MONITOR_TYPES.filter(matches)
+      .map((m) => ({ ...m, bound: counts.has(m.moduleId), deviceCount: counts.get(m.moduleId) ?? 0 }))
+      .filter((r) => f.bound === undefined || r.bound === f.bound);
+    const collator = new Intl.Collator(lang);
+    const keyOf: Record<string, (a: SiteMonitorTypeRow, b: SiteMonitorTypeRow) => number> = {
+      moduleId: (a, b) => a.moduleId - b.moduleId,
+      name: (a, b) => collator.compare(a.label[lang], b.label[lang]),
+      code: (a, b) => collator.compare(a.code, b.code),
+      bound: (a, b) => Number(a.bound) - Number(b.bound),
+      deviceCount: (a, b) => a.deviceCount - b.deviceCount,
+    };
+    const compare = keyOf[f.sortField ?? ''] ?? keyOf.moduleId!;
+    const sign = f.sortOrder === 'descend' ? -1 : 1;
+    rows.sort((a, b) => sign * compare(a, b) || a.moduleId - b.moduleId);
+    const from = (f.pageNum - 1) * f.pageSize;
+    return { list: rows.slice(from, from + f.pageSize), total: rows.length };
   }
 
   async bind(user: SessionUser, platformId: number, moduleIds: number[]): Promise<void> {

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Status, type MonitorType, type MultiStatisticRow, type PlatformModule } from '@geosentry/contract';
+import {
+  Status,
+  type MonitorType,
+  type MultiStatisticRow,
+  type PlatformModule,
+  type SiteMonitorTypeRow,
+} from '@geosentry/contract';
 import { buildPlatform, testApp, type TestApp } from '../../../test/harness.ts';
 import { addDevice, addTerminal, deviceBody, roleWith, userToken } from '../devices/testkit.ts';
 
@@ -76,6 +82,47 @@ describe('monitor types and multi-module statistics', () => {
       query: { platformId: String(siteA) },
     });
     expect(after.data.map((m) => m.moduleId)).toEqual([2, 36]);
+  });
+
+  it('pages, sorts and filters the monitor types of a site on the server (getModuleListPage)', async () => {
+    type P = Page<SiteMonitorTypeRow> & { pageNum: number; pageSize: number };
+    const list = (query: Record<string, string>, token = admin, lang?: 'en' | 'zh' | 'ko') =>
+      t.api<P>('GET', `${M}/getModuleListPage`, {
+        token,
+        ...(lang ? { lang } : {}),
+        query: { platformId: String(siteA), ...query },
+      });
+    const first = await list({ pageNum: '2', pageSize: '10' });
+    expect(first.data).toMatchObject({ total: 28, pageNum: 2, pageSize: 10 });
+    expect(first.data.list.map((m) => m.moduleId)).toEqual([11, 12, 13, 14, 15, 16, 17, 19, 20, 24]);
+    // Bound ones first, most devices first.
+    const byDevices = await list({ sortField: 'deviceCount', sortOrder: 'descend', pageSize: '3' });
+    expect(byDevices.data.list.map((m) => [m.moduleId, m.bound, m.deviceCount])).toEqual([
+      [36, true, 2],
+      [1, false, 0],
+      [2, true, 0],
+    ]);
+    const bound = await list({ bound: 'true' });
+    expect(bound.data.list.map((m) => m.moduleId)).toEqual([2, 36]);
+    expect((await list({ bound: 'false' })).data.total).toBe(26);
+    // The keyword finds a name in any language, a code or a quantity.
+    expect((await list({ keyword: '水质' })).data.list.map((m) => m.moduleId)).toEqual([32]);
+    expect((await list({ keyword: 'VELOCITY' })).data.list.map((m) => m.moduleId)).toContain(36);
+    // The name sorts in the caller's language.
+    const en = await list({ sortField: 'name', sortOrder: 'ascend', pageSize: '1000' }, admin, 'en');
+    const names = en.data.list.map((m) => m.label.en);
+    expect(names).toEqual([...names].sort((a, b) => new Intl.Collator('en').compare(a, b)));
+    expect(names).not.toEqual(en.data.list.map((m) => m.label.en).sort((a, b) => a.length - b.length));
+    // A foreign site answers like a missing one; it needs information:device.
+    await roleWith(t, admin, 'moduleLister', ['information:device']);
+    const tok = await userToken(t, admin, { account: 'modList', roleCode: 'moduleLister', platformIds: [siteB] });
+    expect((await list({}, tok)).status).toBe(Status.notFound);
+    expect((await list({ platformId: String(siteB) }, tok)).data.list.find((m) => m.moduleId === 3)).toMatchObject({
+      bound: true,
+      deviceCount: 1,
+    });
+    const plain = await userToken(t, admin, { account: 'modListPlain', roleCode: 'user', platformIds: [siteA] });
+    expect((await list({}, plain)).status).toBe(Status.noPermission);
   });
 
   it('creates, lists, edits and deletes multi-module statistics of devices of one site', async () => {
