@@ -1,7 +1,8 @@
 // The templates feature's contract: information templates (spec §3 "Info template"), their fields, the owners
 // they are bound to and the values kept per owner.
 import { z } from 'zod';
-import { decimalInt, zInt } from '../api/zod.ts';
+import { decimalInt, pageQuery, zInt, zOptText, zPage } from '../api/zod.ts';
+import { optBool } from '../devices/fields.ts';
 import { perm, routeTable } from '../api/routes.ts';
 
 /**
@@ -81,6 +82,20 @@ const templateFields = {
 export const templateAddBody = z.object(templateFields);
 export const templateEditBody = z.object({ menuId: zInt(), ...templateFields });
 export const templateIdBody = z.object({ menuId: zInt() });
+/**
+ * The templates screen's list: keyword finds a template's name, code, description, directory or a field name;
+ * bound: only templates bound to at least one owner (true) or to none (false).
+ */
+export const templateListQuery = pageQuery().extend({ keyword: zOptText(100), bound: optBool() });
+/** Sort fields of the list; default menuId (oldest first). */
+export const INFO_TEMPLATE_SORT_FIELDS = [
+  'menuName',
+  'menuCode',
+  'directoryName',
+  'ownerCount',
+  'createdAt',
+  'updatedAt',
+] as const;
 export const templateIdQuery = z.object({ menuId: zInt() });
 export const templateOwnerQuery = z.object({ owner: templateOwnerSchema });
 export const templateBindBody = z.object({ menuId: zInt(), owner: templateOwnerSchema });
@@ -160,6 +175,15 @@ export const templatesRoutes = routeTable({
     summary: 'Every information template with its fields',
     tags,
     response: z.array(templateRowSchema),
+  },
+  getListPage: {
+    method: 'GET',
+    path: `${T}/getListPage`,
+    permission: P,
+    summary: 'Information templates with their fields, paged, filtered and sorted',
+    tags,
+    query: templateListQuery,
+    response: zPage(templateRowSchema),
   },
   getUnbind: {
     method: 'GET',

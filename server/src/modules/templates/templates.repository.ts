@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { TemplateField, TemplateFieldKind, TemplateOwnerRow, TemplateRow } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
+import { likePattern, orderBy } from '../../platform/db/sql.ts';
 
 const iso = (d: Date | string): string => new Date(d).toISOString();
 
@@ -65,6 +66,59 @@ export async function listTemplates(db: Db, f: { unboundOnly?: boolean; ids?: nu
     q = q.where('t.id', 'in', f.ids);
   }
   return withFields(db, await q.orderBy('t.id').execute());
+}
+
+const SORTABLE: Record<string, string> = {
+  menuName: 't.menu_name',
+  menuCode: 't.menu_code',
+  directoryName: 't.directory_name',
+  ownerCount: 'owner_count',
+  createdAt: 't.created_at',
+  updatedAt: 't.updated_at',
+};
+
+export interface TemplateListFilter {
+  pageNum: number;
+  pageSize: number;
+  keyword?: string | undefined;
+  bound?: boolean | undefined;
+  sortField?: string | undefined;
+  sortOrder?: 'ascend' | 'descend' | undefined;
+}
+
+/** A page of templates: keyword on name, code, description, directory and field names; bound to owners or not. */
+export async function listTemplatesPage(
+  db: Db,
+  f: TemplateListFilter,
+): Promise<{ list: TemplateRow[]; total: number }> {
+  const conds: RawBuilder<boolean>[] = [];
+  if (f.keyword) {
+    const k = likePattern(f.keyword);
+    conds.push(sql<boolean>`(lower(t.menu_name) like ${k} or lower(coalesce(t.menu_code, '')) like ${k}
+      or lower(coalesce(t.menu_context, '')) like ${k} or lower(t.directory_name) like ${k}
+      or exists (select 1 from info_template_fields tf where tf.template_id = t.id and lower(tf.name) like ${k}))`);
+  }
+  if (f.bound !== undefined) {
+    const any = sql<boolean>`exists (select 1 from info_template_bindings b where b.template_id = t.id)`;
+    conds.push(f.bound ? any : sql<boolean>`not ${any}`);
+  }
+  const where = conds.length ? sql<boolean>`${sql.join(conds, sql` and `)}` : sql<boolean>`true`;
+  const col = SORTABLE[f.sortField ?? ''] ?? 't.id';
+  const [rows, total] = await Promise.all([
+    selectTemplates(db)
+      .where(where)
+      .orderBy(orderBy(col, f.sortOrder))
+      .orderBy('t.id')
+      .limit(f.pageSize)
+      .offset((f.pageNum - 1) * f.pageSize)
+      .execute(),
+    db.k
+      .selectFrom('info_templates as t')
+      .where(where)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { list: await withFields(db, rows), total: Number(total.n) };
 }
 
 export async function getTemplate(db: Db, id: number): Promise<TemplateRow | undefined> {

@@ -7,6 +7,9 @@ import { TemplatesService } from './templates.service.ts';
 export function registerTemplates(app: FastifyInstance, ctx: AppContext): void {
   const svc = new TemplatesService(ctx);
   defineRoute(app, ctx, templatesRoutes.getMenuList, async () => ({ data: await svc.list() }));
+  defineRoute(app, ctx, templatesRoutes.getListPage, async (c) => ({
+    data: { ...(await svc.page(c.query)), pageNum: c.query.pageNum, pageSize: c.query.pageSize },
+  }));
   defineRoute(app, ctx, templatesRoutes.getUnbind, async () => ({ data: await svc.unbound() }));
   defineRoute(app, ctx, templatesRoutes.getOwnerByMenuId, async (c) => ({
     data: await svc.owners(caller(c), c.query.menuId),

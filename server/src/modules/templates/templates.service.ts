@@ -47,6 +47,10 @@ export class TemplatesService {
     return repo.listTemplates(this.ctx.db);
   }
 
+  page(f: repo.TemplateListFilter): Promise<{ list: TemplateRow[]; total: number }> {
+    return repo.listTemplatesPage(this.ctx.db, f);
+  }
+
   unbound(): Promise<TemplateRow[]> {
     return repo.listTemplates(this.ctx.db, { unboundOnly: true });
   }

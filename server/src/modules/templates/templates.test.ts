@@ -282,4 +282,48 @@ describe('information templates', () => {
       (await t.api('POST', `${T}/addMenu`, { token: plain, body: { menuName: 'x', directoryName: 'y' } })).status,
     ).toBe(Status.noPermission);
   });
+
+  it('pages, sorts and filters the template list on the server (getListPage)', async () => {
+    type P = { list: TemplateRow[]; total: number; pageNum: number; pageSize: number };
+    const page = (query: Record<string, string>, token = admin) =>
+      t.api<P>('GET', `${T}/getListPage`, { token, query });
+    const ids: number[] = [];
+    for (const [name, dir, field] of [
+      ['Pager C', 'Zeta', 'Crest'],
+      ['Pager A', 'Beta', 'Toe'],
+      ['Pager E', 'Alpha', 'Crest height'],
+      ['Pager B', 'Delta', 'Toe'],
+      ['Pager D', 'Gamma', 'Toe'],
+    ]) {
+      ids.push(await add({ menuName: name!, directoryName: dir!, fields: [{ name: field! }] }));
+    }
+    await t.api('POST', `${T}/bind`, { token: admin, body: { menuId: ids[3], owner: 'pager-owner' } });
+
+    const byName = await page({
+      keyword: 'pager',
+      sortField: 'menuName',
+      sortOrder: 'descend',
+      pageNum: '2',
+      pageSize: '2',
+    });
+    expect(byName.data).toMatchObject({ total: 5, pageNum: 2, pageSize: 2 });
+    expect(byName.data.list.map((r) => r.menuName)).toEqual(['Pager C', 'Pager B']);
+    expect(byName.data.list[1]).toMatchObject({ ownerCount: 1, fields: [{ name: 'Toe', kind: 'text' }] });
+    const byDirectory = await page({
+      keyword: 'pager',
+      sortField: 'directoryName',
+      sortOrder: 'ascend',
+      pageSize: '2',
+    });
+    expect(byDirectory.data.list.map((r) => r.directoryName)).toEqual(['Alpha', 'Beta']);
+    // The keyword finds field names too; bound: only templates in use (or not).
+    expect((await page({ keyword: 'crest' })).data.list.map((r) => r.menuName).sort()).toEqual(['Pager C', 'Pager E']);
+    expect((await page({ keyword: 'pager', bound: 'true' })).data.list.map((r) => r.menuName)).toEqual(['Pager B']);
+    expect((await page({ keyword: 'pager', bound: 'false' })).data.total).toBe(4);
+    const byOwners = await page({ keyword: 'pager', sortField: 'ownerCount', sortOrder: 'descend', pageSize: '1' });
+    expect(byOwners.data.list.map((r) => r.menuName)).toEqual(['Pager B']);
+
+    const plain = await userToken(t, admin, { account: 'tplPager', roleCode: 'user', scopeAll: true });
+    expect((await page({}, plain)).status).toBe(Status.noPermission);
+  });
 });

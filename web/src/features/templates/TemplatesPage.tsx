@@ -1,43 +1,31 @@
 import { useMemo, useState } from 'react';
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  Button,
-  Card,
-  Col,
-  Empty,
-  Flex,
-  Input,
-  Popconfirm,
-  Popover,
-  Row,
-  Select,
-  Space,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-  message,
-} from 'antd';
-import type { TableColumnsType } from 'antd';
-import { LinkOutlined, PlusOutlined, ProfileOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Empty, Flex, Input, Popover, Row, Select, Tag, Tooltip, Typography, message } from 'antd';
+import { LinkOutlined, PlusOutlined, ProfileOutlined } from '@ant-design/icons';
 import type { TemplateRow } from '@geosentry/contract';
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
+import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
+import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
+import { useServerTable } from '../../shared/table/serverTable.ts';
 import { formatTime } from '../../shared/time.ts';
 import { MessageBoard } from '../comments/index.ts';
 import { TemplateFormModal } from './TemplateFormModal.tsx';
 import { OwnerValuesCard } from './OwnerValuesCard.tsx';
 import {
+  INFO_TEMPLATE_SORT_FIELDS,
   bindTemplate,
   deleteTemplate,
   fetchOwnerData,
   fetchOwners,
   fetchSites,
+  fetchTemplatePage,
   fetchTemplates,
   readableKinds,
   retryUnlessCancelled,
   templateKeys,
   unbindTemplate,
+  type TemplateListParams,
 } from './templatesApi.ts';
 
 const OWNER_PATTERN = /^[A-Za-z0-9_.:-]{1,100}$/;
@@ -86,9 +74,10 @@ function OwnersPopover({ row, onPick }: { row: TemplateRow; onPick: (owner: stri
 }
 
 /**
- * Information > Info templates (spec §3, §7): templates with their fields; binding them to owners (a site,
- * platform:<id>, or another identifier); the owner's values, with uploads for file and image fields; and the
- * owner's message board.
+ * Information > Info templates (spec §3, §7): templates with their fields in the shared ServerTable (paged,
+ * sorted and filtered by the server, the state in the address); binding them to owners (a site, platform:<id>,
+ * or another identifier); the owner's values, with uploads for file and image fields; and the owner's message
+ * board.
  */
 export default function TemplatesPage() {
   const { t } = useTranslation('templates');
@@ -100,7 +89,17 @@ export default function TemplatesPage() {
   const [ownerError, setOwnerError] = useState<string | null>(null);
   const [toBind, setToBind] = useState<number | undefined>(undefined);
 
-  const list = useQuery({ queryKey: templateKeys.list, queryFn: fetchTemplates, retry: retryUnlessCancelled });
+  const table = useServerTable<TemplateListParams>({ pageNum: 1, pageSize: 20 }, INFO_TEMPLATE_SORT_FIELDS, {
+    filters: { keyword: 'string', bound: 'boolean' },
+  });
+  const { params, setFilter } = table;
+  const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
+  const list = useQuery({
+    queryKey: templateKeys.page(params),
+    queryFn: () => fetchTemplatePage(params),
+    placeholderData: keepPreviousData,
+    retry: retryUnlessCancelled,
+  });
   const kinds = useMemo(readableKinds, []);
   const siteLists = useQueries({
     queries: kinds.map((k) => ({
@@ -126,15 +125,15 @@ export default function TemplatesPage() {
     retry: retryUnlessCancelled,
   });
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: templateKeys.all });
-
-  const remove = useMutation({
-    mutationFn: deleteTemplate,
-    onSuccess: () => {
-      void msg.success(t('messages.deleted'));
-      void refresh();
-    },
+  // Every template, for the open owner's bind picker.
+  const all = useQuery({
+    queryKey: templateKeys.list,
+    queryFn: fetchTemplates,
+    enabled: owner !== null,
+    retry: retryUnlessCancelled,
   });
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: templateKeys.all });
   const bind = useMutation({
     mutationFn: (v: { menuId: number; owner: string }) => bindTemplate(v.menuId, v.owner),
     onSuccess: () => {
@@ -163,13 +162,17 @@ export default function TemplatesPage() {
   };
 
   const bound = new Set((data.data ?? []).map((d) => d.menuId));
-  const bindable = (list.data ?? []).filter((r) => !bound.has(r.menuId));
+  const bindable = (all.data ?? []).filter((r) => !bound.has(r.menuId));
 
-  const columns: TableColumnsType<TemplateRow> = [
+  const columns: ServerColumn<TemplateRow>[] = [
     {
       title: t('fields.menuName'),
       dataIndex: 'menuName',
       key: 'menuName',
+      width: 230,
+      sortable: true,
+      hideable: false,
+      ellipsis: false,
       render: (v: string, row) => (
         <Flex vertical>
           <Typography.Text strong>{v}</Typography.Text>
@@ -182,10 +185,18 @@ export default function TemplatesPage() {
         </Flex>
       ),
     },
-    { title: t('fields.directoryName'), dataIndex: 'directoryName', key: 'directoryName', ellipsis: true },
+    {
+      title: t('fields.directoryName'),
+      dataIndex: 'directoryName',
+      key: 'directoryName',
+      width: 150,
+      sortable: true,
+    },
     {
       title: t('fields.fields'),
       key: 'fields',
+      width: 260,
+      ellipsis: false,
       render: (_v, row) =>
         row.fields.length === 0 ? (
           <Typography.Text type="secondary">-</Typography.Text>
@@ -201,15 +212,18 @@ export default function TemplatesPage() {
     },
     {
       title: t('fields.owners'),
-      key: 'owners',
-      width: 110,
+      key: 'ownerCount',
+      width: 120,
+      sortable: true,
       render: (_v, row) => <OwnersPopover row={row} onPick={openOwner} />,
     },
     {
       title: t('fields.updatedAt'),
       dataIndex: 'updatedAt',
       key: 'updatedAt',
-      width: 165,
+      width: 170,
+      sortable: true,
+      optional: true,
       render: (v: string) => formatTime(v),
     },
     {
@@ -228,18 +242,18 @@ export default function TemplatesPage() {
               </Button>
             </Tooltip>
           ) : (
-            <Popconfirm
+            <DeleteAction
               title={t('confirm.deleteTitle', { name: row.menuName })}
               description={t('confirm.deleteContent')}
-              okText={t('actions.delete')}
-              cancelText={t('actions.cancel')}
-              okButtonProps={{ danger: true, 'data-testid': 'template-delete-confirm' }}
-              onConfirm={() => remove.mutateAsync(row.menuId).catch(() => undefined)}
-            >
-              <Button type="link" size="small" danger data-testid="template-delete">
-                {t('actions.delete')}
-              </Button>
-            </Popconfirm>
+              label={t('actions.delete')}
+              data-testid="template-delete"
+              onDelete={() => deleteTemplate(row.menuId)}
+              success={t('messages.deleted')}
+              onDone={() => {
+                table.afterDelete(list.data?.list.length ?? 0);
+                void refresh();
+              }}
+            />
           )}
         </Flex>
       ),
@@ -252,14 +266,51 @@ export default function TemplatesPage() {
       <PageHeaderCard icon={<ProfileOutlined />} title={t('title')} description={t('description')} />
       <Row gutter={[16, 16]}>
         <Col xs={24} xxl={13}>
-          <Card
-            variant="borderless"
-            title={t('list.title')}
-            extra={
-              <Space>
-                <Tooltip title={t('actions.reload')}>
-                  <Button icon={<ReloadOutlined />} aria-label={t('actions.reload')} onClick={() => void refresh()} />
-                </Tooltip>
+          <Card variant="borderless" title={t('list.title')} styles={{ body: { paddingBottom: 8 } }}>
+            <ServerTable<TemplateRow>
+              tableId="templates"
+              rowKey="menuId"
+              data-testid="template-table"
+              table={table}
+              query={list}
+              columns={columns}
+              onReload={() => void refresh()}
+              empty={t('list.empty')}
+              totalText={(total) => t('list.total', { count: total })}
+              filters={
+                <>
+                  <Input.Search
+                    allowClear
+                    data-testid="template-search"
+                    style={{ width: 240 }}
+                    placeholder={t('filters.keyword')}
+                    value={keywordInput}
+                    onChange={(e) => setKeywordInput(e.target.value)}
+                    onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
+                  />
+                  <Select<'bound' | 'unbound'>
+                    allowClear
+                    data-testid="template-filter-bound"
+                    style={{ width: 170 }}
+                    placeholder={t('filters.bound')}
+                    value={params.bound === undefined ? undefined : params.bound ? 'bound' : 'unbound'}
+                    options={[
+                      { value: 'bound', label: t('filters.onlyBound') },
+                      { value: 'unbound', label: t('filters.onlyUnbound') },
+                    ]}
+                    onChange={(v) => setFilter({ bound: v === undefined ? undefined : v === 'bound' })}
+                  />
+                  <Button
+                    onClick={() => {
+                      setKeywordInput('');
+                      table.resetFilters();
+                    }}
+                  >
+                    {t('filters.reset')}
+                  </Button>
+                </>
+              }
+              actions={
                 <Button
                   type="primary"
                   icon={<PlusOutlined />}
@@ -268,19 +319,7 @@ export default function TemplatesPage() {
                 >
                   {t('actions.add')}
                 </Button>
-              </Space>
-            }
-          >
-            <Table<TemplateRow>
-              rowKey="menuId"
-              size="middle"
-              data-testid="template-table"
-              columns={columns}
-              dataSource={list.data ?? []}
-              loading={list.isFetching}
-              pagination={false}
-              scroll={{ x: 'max-content' }}
-              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('list.empty')} /> }}
+              }
             />
           </Card>
         </Col>

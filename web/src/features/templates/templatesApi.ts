@@ -1,4 +1,5 @@
 import {
+  INFO_TEMPLATE_SORT_FIELDS,
   PLATFORM_TYPES,
   platformsRoutes,
   templatesRoutes,
@@ -7,10 +8,20 @@ import {
 } from '@geosentry/contract';
 import { call, callAt, isCancel } from '../../shared/api.ts';
 import { hasPermission } from '../../shared/session.ts';
+import type { PagedParams } from '../../shared/table/serverTable.ts';
+
+export { INFO_TEMPLATE_SORT_FIELDS };
+
+/** The list's paging, sort and filters (keyword; bound to an owner or not). */
+export interface TemplateListParams extends PagedParams {
+  keyword?: string | undefined;
+  bound?: boolean | undefined;
+}
 
 export const templateKeys = {
   all: ['templates'] as const,
   list: ['templates', 'list'] as const,
+  page: (p: TemplateListParams) => ['templates', 'page', p] as const,
   owners: (menuId: number) => ['templates', 'owners', menuId] as const,
   data: (owner: string) => ['templates', 'data', owner] as const,
   sites: (kind: PlatformType) => ['templates', 'sites', kind] as const,
@@ -36,7 +47,10 @@ export interface TemplateDraft {
 
 const change = { keepEarlier: true } as const;
 
+/** Every template (the bind picker of an owner). */
 export const fetchTemplates = () => call(templatesRoutes.getMenuList);
+/** A page of the list, filtered and sorted by the server. */
+export const fetchTemplatePage = (p: TemplateListParams) => call(templatesRoutes.getListPage, { ...p });
 export const fetchOwners = (menuId: number) => call(templatesRoutes.getOwnerByMenuId, { menuId });
 export const fetchOwnerData = (owner: string) => call(templatesRoutes.getDataByOwner, { owner }, { keepEarlier: true });
 
