@@ -92,7 +92,7 @@ export default function DeviceInfoPage() {
       title: t('fields.deviceName'),
       dataIndex: 'deviceName',
       key: 'deviceName',
-      width: 190,
+      width: 180,
       sortable: true,
       ellipsis: true,
       render: (v: string, row) => (
@@ -101,12 +101,12 @@ export default function DeviceInfoPage() {
         </Link>
       ),
     },
-    { title: t('fields.number'), dataIndex: 'number', key: 'number', width: 150, sortable: true },
+    { title: t('fields.number'), dataIndex: 'number', key: 'number', width: 140, sortable: true },
     {
       title: t('fields.moduleId'),
       dataIndex: 'moduleId',
       key: 'moduleId',
-      width: 170,
+      width: 160,
       sortable: true,
       ellipsis: true,
       render: (v: number) => catalogue.label(v),
@@ -115,7 +115,7 @@ export default function DeviceInfoPage() {
       title: t('fields.site'),
       dataIndex: 'platformName',
       key: 'platformName',
-      width: 190,
+      width: 180,
       sortable: true,
       ellipsis: true,
       render: (v: string | null) => v ?? <Tag>{t('list.unbound')}</Tag>,
@@ -124,15 +124,15 @@ export default function DeviceInfoPage() {
       title: t('fields.terminal'),
       dataIndex: 'terminalName',
       key: 'terminalName',
-      width: 160,
+      width: 150,
       sortable: true,
-      optional: 2,
+      optional: 1,
     },
     {
       title: t('fields.state'),
       dataIndex: 'state',
       key: 'state',
-      width: 110,
+      width: 100,
       sortable: true,
       render: (v: DeviceState) => <DeviceStateTag state={v} />,
     },
@@ -140,9 +140,9 @@ export default function DeviceInfoPage() {
       title: t('fields.lastSeenAt'),
       dataIndex: 'lastSeenAt',
       key: 'lastSeenAt',
-      width: 180,
+      width: 170,
       sortable: true,
-      optional: 1,
+      optional: 2,
       render: (v: string | null) =>
         v ? formatTime(v) : <Typography.Text type="secondary">{t('list.never')}</Typography.Text>,
     },
@@ -217,7 +217,7 @@ export default function DeviceInfoPage() {
               allowClear
               id="device-info-site"
               data-testid="device-info-site"
-              style={{ width: 200 }}
+              style={{ width: 180 }}
               placeholder={t('info.allSites')}
               value={params.platformId}
               loading={sites.isLoading}
@@ -228,7 +228,7 @@ export default function DeviceInfoPage() {
             <Select<number>
               allowClear
               data-testid="device-info-module"
-              style={{ width: 200 }}
+              style={{ width: 180 }}
               placeholder={t('filters.module')}
               value={params.moduleId}
               options={catalogue.options}
@@ -238,7 +238,7 @@ export default function DeviceInfoPage() {
             <Select<DeviceState>
               allowClear
               data-testid="device-info-state"
-              style={{ width: 150 }}
+              style={{ width: 140 }}
               placeholder={t('filters.state')}
               value={params.state}
               options={DEVICE_STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
@@ -247,7 +247,7 @@ export default function DeviceInfoPage() {
             <Input.Search
               allowClear
               data-testid="device-info-search"
-              style={{ width: 240 }}
+              style={{ width: 220 }}
               placeholder={t('filters.keyword')}
               value={keywordInput}
               onChange={(e) => setKeywordInput(e.target.value)}

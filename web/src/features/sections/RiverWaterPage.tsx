@@ -241,7 +241,7 @@ export default function RiverWaterPage() {
               data-testid="river-site"
               kinds={['river']}
               allowClear
-              style={{ width: 220 }}
+              style={{ width: 190 }}
               placeholder={t('river.allRivers')}
               value={params.platformId}
               onChange={(id) => setFilter({ platformId: id, segmentId: undefined })}
@@ -249,7 +249,7 @@ export default function RiverWaterPage() {
             <Select<number>
               data-testid="river-section"
               allowClear
-              style={{ width: 180 }}
+              style={{ width: 150 }}
               disabled={params.platformId === undefined}
               placeholder={t('river.allSections')}
               value={params.segmentId}
@@ -260,6 +260,7 @@ export default function RiverWaterPage() {
             <DatePicker.RangePicker
               data-testid="river-range"
               showTime
+              style={{ width: 340 }}
               value={range}
               onChange={(v) => {
                 setRange(v);
