@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { apiEvents } from '../shared/api.ts';
 import { stopSessionSocket } from '../shared/socket.ts';
+import { takeWelcome } from '../shared/session.ts';
 import { router } from './router.tsx';
 import { loginPath } from './guards.tsx';
 
@@ -28,7 +29,9 @@ export function ApiEventsBridge(): ReactElement {
       if (!pathname.startsWith('/login')) void router.navigate(loginPath(pathname + search), { replace: true });
     };
     apiEvents.onLoading = (n) => setPending(n);
-  }, [message, queryClient]);
+    const name = takeWelcome();
+    if (name) void message.success(t('login.welcome', { ns: 'session', name }));
+  }, [message, queryClient, t]);
 
   return <Spin fullscreen spinning={pending > 0} description={t('loading')} data-testid="loading-overlay" />;
 }

@@ -1,15 +1,23 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createHashRouter } from 'react-router-dom';
-import { PublicOnly, RequireAuth } from './guards.tsx';
+import { PublicOnly, RequireLogin } from './guards.tsx';
 import { LoginPage } from '../features/session/index.ts';
-import { loadCatalogues } from '../shared/i18n.ts';
+import { currentLanguage, loadConsoleCatalogues } from '../shared/i18n.ts';
+import { loadUiLocale } from '../shared/uiLocale.ts';
 
-// Each public page and the main layout (menu, route tree, tags, alert popup) load with their path: the login page
-// does not download the console, and a signed-in start does not download the login page.
-const NotFoundPage = lazy(() => import('./NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })));
-// The layout renders once every catalogue of the language is there (the public pages need only the boot ones).
-const MainLayout = lazy(() =>
-  Promise.all([import('./layout/MainLayout.tsx'), loadCatalogues()]).then(([m]) => ({ default: m.MainLayout })),
+// Each public page and the console (antd's providers, the menu, route tree, tags, alert popup) load with their
+// path: the login page does not download the console or antd, and a signed-in start does not download the login
+// page. The console and the 404 page render once the active language's antd and dayjs locale is there; the
+// console also waits for its catalogues and the screens' titles (the public pages need only the boot ones).
+const NotFoundPage = lazy(() =>
+  Promise.all([import('./NotFoundPage.tsx'), loadUiLocale(currentLanguage())]).then(([m]) => ({
+    default: m.NotFoundPage,
+  })),
+);
+const Console = lazy(() =>
+  Promise.all([import('./Console.tsx'), loadConsoleCatalogues(), loadUiLocale(currentLanguage())]).then(([m]) => ({
+    default: m.Console,
+  })),
 );
 const loading = (page: ReactNode): ReactNode => <Suspense fallback={null}>{page}</Suspense>;
 
@@ -26,6 +34,6 @@ export const router = createHashRouter([
   { path: '/404', element: loading(<NotFoundPage />) },
   {
     path: '*',
-    element: <RequireAuth>{loading(<MainLayout />)}</RequireAuth>,
+    element: <RequireLogin>{loading(<Console />)}</RequireLogin>,
   },
 ]);

@@ -105,3 +105,15 @@ export function markLogout(): void {
 export function loggedOutOnPurposeMark(): boolean {
   return loggedOutOnPurpose;
 }
+
+let welcome: string | null = null;
+/** The login page leaves the greeting for the console to show (the login page itself has no message layer). */
+export function announceWelcome(name: string): void {
+  welcome = name;
+}
+/** The greeting left by the login page, once. */
+export function takeWelcome(): string | null {
+  const name = welcome;
+  welcome = null;
+  return name;
+}

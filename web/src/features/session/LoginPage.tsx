@@ -1,9 +1,13 @@
-import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
-import { App as AntdApp, Alert, Button, Form, Input, Modal, Skeleton, Tooltip } from 'antd';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement, type ReactNode } from 'react';
 import {
   AlertOutlined,
   ApartmentOutlined,
+  CloseCircleFilled,
+  ExclamationCircleFilled,
+  EyeInvisibleOutlined,
+  EyeOutlined,
   LineChartOutlined,
+  LoadingOutlined,
   LockOutlined,
   SafetyOutlined,
   UserOutlined,
@@ -13,7 +17,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Status, type CaptchaImage, type LoginElsewhere, type LoginResult } from '@geosentry/contract';
 import { saveSession } from '../../shared/storage.ts';
-import { endSessionLocally, getSession, storeUserInfo } from '../../shared/session.ts';
+import { announceWelcome, endSessionLocally, getSession, storeUserInfo } from '../../shared/session.ts';
 import { useBranding, usePublicConfig } from '../../shared/public-config.ts';
 import { LanguageSwitch } from '../../shared/ui/LanguageSwitch.tsx';
 import { PageFooter } from '../../shared/ui/PageFooter.tsx';
@@ -21,11 +25,7 @@ import { fetchCaptcha, fetchUserInfo, login, USER_INFO_KEY, type LoginInput } fr
 import { LoginIllustration } from './LoginIllustration.tsx';
 import './login.css';
 
-interface FormValues {
-  account?: string;
-  password?: string;
-  captcha?: string;
-}
+type Field = 'account' | 'password' | 'captcha';
 
 interface Notice {
   type: 'error' | 'warning';
@@ -50,18 +50,20 @@ async function landing(redirect: string | null): Promise<string> {
 /**
  * The login page (spec: 'user login'): account, password and identifying code; remaining attempts
  * and locks from the server shown inline; "logged in elsewhere" asks whether to end the other session.
+ * Plain HTML and CSS (login.css), no antd: the first page anyone opens stays light.
  * Test hooks: #account, #password, #captcha, button[type=submit], [data-testid="captcha-image"],
  * [data-testid="login-notice"], [data-testid="login-elsewhere-confirm"], [data-testid="login-elsewhere-cancel"].
  */
 export function LoginPage(): ReactElement {
   const { t } = useTranslation('session');
-  const { message } = AntdApp.useApp();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
   const config = usePublicConfig();
   const branding = useBranding();
-  const [form] = Form.useForm<FormValues>();
+  const [values, setValues] = useState<Record<Field, string>>({ account: '', password: '', captcha: '' });
+  const [invalid, setInvalid] = useState<ReadonlySet<Field>>(new Set());
+  const [showPassword, setShowPassword] = useState(false);
   const [captcha, setCaptcha] = useState<CaptchaImage | null>(null);
   const [captchaFailed, setCaptchaFailed] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -74,9 +76,14 @@ export function LoginPage(): ReactElement {
     document.title = `${branding.systemTitle} - ${t('login.title')}`;
   }, [branding.systemTitle, t]);
 
+  const setValue = (name: Field, value: string): void => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setInvalid((s) => (s.has(name) ? new Set([...s].filter((f) => f !== name)) : s));
+  };
+
   const refreshCaptcha = useCallback(async (): Promise<void> => {
     clearTimeout(expiry.current);
-    form.setFieldValue('captcha', '');
+    setValues((v) => ({ ...v, captcha: '' }));
     try {
       const c = await fetchCaptcha();
       setCaptcha(c);
@@ -86,7 +93,7 @@ export function LoginPage(): ReactElement {
     } catch {
       setCaptchaFailed(true);
     }
-  }, [form]);
+  }, []);
 
   useEffect(() => {
     if (captchaOn) void refreshCaptcha();
@@ -99,7 +106,7 @@ export function LoginPage(): ReactElement {
       const info = await fetchUserInfo();
       storeUserInfo(info);
       queryClient.setQueryData(USER_INFO_KEY, info);
-      void message.success(t('login.welcome', { name: info.user.name || info.user.account }));
+      announceWelcome(info.user.name || info.user.account);
       void navigate(await landing(params.get('redirect')), { replace: true });
     } catch (e) {
       endSessionLocally();
@@ -126,7 +133,7 @@ export function LoginPage(): ReactElement {
         type: env.status === Status.unauthorized ? 'warning' : 'error',
         text: env.info || t('login.failed'),
       });
-      if (env.status === Status.unauthorized) form.setFieldValue('password', '');
+      if (env.status === Status.unauthorized) setValues((v) => ({ ...v, password: '' }));
       if (captchaOn) void refreshCaptcha();
     } catch (e) {
       setNotice({ type: 'error', text: t('login.network', { detail: e instanceof Error ? e.message : String(e) }) });
@@ -136,21 +143,20 @@ export function LoginPage(): ReactElement {
     }
   };
 
-  const onFinish = (v: FormValues): void => {
-    const account = (v.account ?? '').trim();
-    const password = v.password ?? '';
+  const onSubmit = (e: FormEvent): void => {
+    e.preventDefault();
+    if (busy) return;
+    const account = values.account.trim();
+    const password = values.password;
     if (!account || !password) {
       setNotice({ type: 'error', text: t('login.required') });
-      form.setFields([
-        { name: 'account', errors: account ? [] : [''] },
-        { name: 'password', errors: password ? [] : [''] },
-      ]);
+      setInvalid(new Set([...(account ? [] : ['account' as const]), ...(password ? [] : ['password' as const])]));
       return;
     }
-    const code = (v.captcha ?? '').trim();
+    const code = values.captcha.trim();
     if (captchaOn && !code) {
       setNotice({ type: 'error', text: t('login.captchaRequired') });
-      form.setFields([{ name: 'captcha', errors: [''] }]);
+      setInvalid(new Set(['captcha']));
       return;
     }
     void attempt({ account, password, ...(captchaOn ? { captchaId: captcha?.captchaId ?? '', captcha: code } : {}) });
@@ -207,108 +213,183 @@ export function LoginPage(): ReactElement {
             <h1 className="gs-login-title">{t('login.title')}</h1>
             <p className="gs-login-subtitle">{branding.projectTitle || t('login.subtitle')}</p>
             {notice ? (
-              <Alert
-                className="gs-login-notice"
-                type={notice.type}
-                showIcon
-                title={notice.text}
-                data-testid="login-notice"
-              />
+              <div className={`gs-login-notice gs-login-notice-${notice.type}`} role="alert" data-testid="login-notice">
+                {notice.type === 'error' ? <CloseCircleFilled /> : <ExclamationCircleFilled />}
+                <span>{notice.text}</span>
+              </div>
             ) : null}
-            <Form
-              form={form}
-              layout="vertical"
-              size="large"
-              requiredMark={false}
-              onFinish={onFinish}
-              onValuesChange={(changed: FormValues) =>
-                form.setFields((Object.keys(changed) as (keyof FormValues)[]).map((name) => ({ name, errors: [] })))
-              }
-            >
-              <Form.Item name="account" label={t('login.account')}>
-                <Input
-                  prefix={<UserOutlined />}
+            <form className="gs-login-form" onSubmit={onSubmit} noValidate>
+              <LoginField
+                id="account"
+                label={t('login.account')}
+                icon={<UserOutlined />}
+                invalid={invalid.has('account')}
+              >
+                <input
+                  id="account"
+                  name="account"
+                  value={values.account}
+                  onChange={(e) => setValue('account', e.target.value)}
                   placeholder={t('login.accountPlaceholder')}
                   autoComplete="username"
                   autoFocus
-                  name="account"
                   maxLength={64}
+                  aria-invalid={invalid.has('account')}
                 />
-              </Form.Item>
-              <Form.Item name="password" label={t('login.password')}>
-                <Input.Password
-                  prefix={<LockOutlined />}
+              </LoginField>
+              <LoginField
+                id="password"
+                label={t('login.password')}
+                icon={<LockOutlined />}
+                invalid={invalid.has('password')}
+                suffix={
+                  <button
+                    type="button"
+                    className="gs-login-eye"
+                    onClick={() => setShowPassword((v) => !v)}
+                    aria-label={showPassword ? t('login.hidePassword') : t('login.showPassword')}
+                    title={showPassword ? t('login.hidePassword') : t('login.showPassword')}
+                  >
+                    {showPassword ? <EyeOutlined /> : <EyeInvisibleOutlined />}
+                  </button>
+                }
+              >
+                <input
+                  id="password"
+                  name="password"
+                  type={showPassword ? 'text' : 'password'}
+                  value={values.password}
+                  onChange={(e) => setValue('password', e.target.value)}
                   placeholder={t('login.passwordPlaceholder')}
                   autoComplete="current-password"
-                  name="password"
                   maxLength={256}
+                  aria-invalid={invalid.has('password')}
                 />
-              </Form.Item>
+              </LoginField>
               {captchaOn ? (
-                <Form.Item label={t('login.captcha')} required={false}>
-                  <div className="gs-captcha-row">
-                    <Form.Item name="captcha" noStyle>
-                      <Input
-                        prefix={<SafetyOutlined />}
-                        placeholder={t('login.captchaPlaceholder')}
-                        autoComplete="off"
-                        name="captcha"
-                        maxLength={16}
-                      />
-                    </Form.Item>
-                    <Tooltip title={t('login.captchaRefresh')}>
-                      <button
-                        type="button"
-                        className="gs-captcha-image"
-                        onClick={() => void refreshCaptcha()}
-                        data-testid="captcha-image"
-                        aria-label={t('login.captchaRefresh')}
-                      >
-                        {captcha ? (
-                          <img src={captcha.image} alt={t('login.captchaAlt')} />
-                        ) : captchaFailed ? (
-                          <span>{t('login.captchaRetry')}</span>
-                        ) : (
-                          <Skeleton.Button active size="large" />
-                        )}
-                      </button>
-                    </Tooltip>
-                  </div>
-                </Form.Item>
+                <div className="gs-captcha-row">
+                  <LoginField
+                    id="captcha"
+                    label={t('login.captcha')}
+                    icon={<SafetyOutlined />}
+                    invalid={invalid.has('captcha')}
+                  >
+                    <input
+                      id="captcha"
+                      name="captcha"
+                      value={values.captcha}
+                      onChange={(e) => setValue('captcha', e.target.value)}
+                      placeholder={t('login.captchaPlaceholder')}
+                      autoComplete="off"
+                      maxLength={16}
+                      aria-invalid={invalid.has('captcha')}
+                    />
+                  </LoginField>
+                  <button
+                    type="button"
+                    className="gs-captcha-image"
+                    onClick={() => void refreshCaptcha()}
+                    data-testid="captcha-image"
+                    aria-label={t('login.captchaRefresh')}
+                    title={t('login.captchaRefresh')}
+                  >
+                    {captcha ? (
+                      <img src={captcha.image} alt={t('login.captchaAlt')} />
+                    ) : captchaFailed ? (
+                      <span>{t('login.captchaRetry')}</span>
+                    ) : (
+                      <span className="gs-login-skeleton" />
+                    )}
+                  </button>
+                </div>
               ) : null}
-              <Button
-                type="primary"
-                htmlType="submit"
-                block
-                loading={busy}
-                className="gs-login-submit"
-                data-testid="login-submit"
-              >
-                {t('login.submit')}
-              </Button>
-            </Form>
+              <button type="submit" className="gs-login-submit" disabled={busy} data-testid="login-submit">
+                {busy ? <LoadingOutlined /> : null}
+                <span>{t('login.submit')}</span>
+              </button>
+            </form>
           </div>
         </div>
         <PageFooter className="gs-login-footer" />
       </main>
 
-      <Modal
-        open={elsewhere !== null}
-        title={t('login.elsewhereTitle')}
-        onCancel={goBack}
-        mask={{ closable: false }}
-        footer={[
-          <Button key="back" onClick={goBack} data-testid="login-elsewhere-cancel">
-            {t('login.elsewhereBack')}
-          </Button>,
-          <Button key="here" type="primary" danger onClick={loginHere} data-testid="login-elsewhere-confirm">
-            {t('login.elsewhereConfirm')}
-          </Button>,
-        ]}
-      >
-        <p data-testid="login-elsewhere-info">{elsewhere?.info}</p>
-        <p className="gs-muted">{t('login.elsewhereText')}</p>
-      </Modal>
+      {elsewhere ? (
+        <ElsewhereDialog
+          title={t('login.elsewhereTitle')}
+          info={elsewhere.info}
+          text={t('login.elsewhereText')}
+          back={t('login.elsewhereBack')}
+          confirm={t('login.elsewhereConfirm')}
+          onBack={goBack}
+          onConfirm={loginHere}
+        />
+      ) : null}
     </div>
+  );
+}
+
+/** A labelled input with an icon in front and, optionally, a button behind it. */
+function LoginField(props: {
+  id: Field;
+  label: string;
+  icon: ReactNode;
+  invalid: boolean;
+  suffix?: ReactNode;
+  children: ReactNode;
+}): ReactElement {
+  return (
+    <div className="gs-login-field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <div className={`gs-login-input${props.invalid ? ' gs-login-input-invalid' : ''}`}>
+        <span className="gs-login-input-icon">{props.icon}</span>
+        {props.children}
+        {props.suffix}
+      </div>
+    </div>
+  );
+}
+
+/** "Logged in elsewhere": a modal dialog (the browser's own), Escape goes back. */
+function ElsewhereDialog(props: {
+  title: string;
+  info: string;
+  text: string;
+  back: string;
+  confirm: string;
+  onBack: () => void;
+  onConfirm: () => void;
+}): ReactElement {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="gs-login-dialog"
+      aria-labelledby="gs-login-dialog-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        props.onBack();
+      }}
+    >
+      <h2 id="gs-login-dialog-title">{props.title}</h2>
+      <p data-testid="login-elsewhere-info">{props.info}</p>
+      <p className="gs-muted">{props.text}</p>
+      <div className="gs-login-dialog-actions">
+        <button type="button" className="gs-login-btn" onClick={props.onBack} data-testid="login-elsewhere-cancel">
+          {props.back}
+        </button>
+        <button
+          type="button"
+          className="gs-login-btn gs-login-btn-danger"
+          onClick={props.onConfirm}
+          data-testid="login-elsewhere-confirm"
+        >
+          {props.confirm}
+        </button>
+      </div>
+    </dialog>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type ComponentType, type ReactElement } from 'react';
-import { Button, type DropdownProps } from 'antd';
+import type { DropdownProps } from 'antd';
 import { CheckOutlined, GlobalOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@geosentry/contract';
@@ -8,8 +8,8 @@ import { currentLanguage, setLanguage } from '../i18n.ts';
 /** Language names are shown in their own language, so anyone can find theirs. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: '中文', ko: '한국어' };
 
-// The menu (antd's Dropdown and Menu) loads on the first click: the login page does not download it for a switch
-// most people never open. (Not earlier, on hover: the button is re-made when the menu wraps it, and a click in
+// A plain button (the login page loads no antd); the menu (antd's Dropdown and Menu) loads on the first click: the
+// login page does not download it for a switch most people never open. (Not earlier, on hover: the button is re-made when the menu wraps it, and a click in
 // progress would be lost.)
 
 /**
@@ -22,10 +22,9 @@ export function LanguageSwitch({ className }: { className?: string }): ReactElem
   const [Dropdown, setDropdown] = useState<ComponentType<DropdownProps> | null>(null);
   const [open, setOpen] = useState(false);
   const button = (
-    <Button
-      type="text"
-      className={className}
-      icon={<GlobalOutlined />}
+    <button
+      type="button"
+      className={`gs-lang-switch${className ? ` ${className}` : ''}`}
       data-testid="lang-switch"
       aria-label={t('header.language')}
       // Before the menu code is there, a click asks for it and opens the menu once it has loaded.
@@ -38,8 +37,9 @@ export function LanguageSwitch({ className }: { className?: string }): ReactElem
             }
       }
     >
+      <GlobalOutlined />
       <span className="gs-lang-current">{LANGUAGE_NAMES[lang]}</span>
-    </Button>
+    </button>
   );
   if (!Dropdown) return button;
   return (
