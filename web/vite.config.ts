@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { contractForBrowserPlugin } from '../tools/vite-contract.ts';
-import { BOOT_NAMESPACES } from './src/shared/boot-namespaces.ts';
+import { BOOT_NAMESPACES, CONSOLE_NAMESPACES } from './src/shared/boot-namespaces.ts';
 
 // The dev server proxies the API (and its socket) to the server on PORT (default 8080).
 const api = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
@@ -49,6 +49,50 @@ function precompress(): Plugin {
 }
 
 const SRC = path.resolve(import.meta.dirname, 'src');
+
+/**
+ * `virtual:menu-titles/<lang>`: every screen's title in one language ({namespace: {key: text}}), read from the
+ * titleKeys of the route files and the language's catalogues. The console's layout loads it (src/shared/i18n.ts) so
+ * the menu, tabs and breadcrumb have their words before the screens' own catalogues are there.
+ */
+function menuTitles(): Plugin {
+  const PREFIX = 'virtual:menu-titles/';
+  const routeFiles = (): string[] => [
+    path.join(SRC, 'app/routes.tsx'),
+    ...readdirSync(path.join(SRC, 'features'))
+      .map((f) => path.join(SRC, 'features', f, 'routes.tsx'))
+      .filter((f) => existsSync(f)),
+  ];
+  return {
+    name: 'geosentry-menu-titles',
+    resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : null),
+    load(id) {
+      if (!id.startsWith(`\0${PREFIX}`)) return null;
+      const lang = id.slice(PREFIX.length + 1);
+      const titles: Record<string, Record<string, unknown>> = {};
+      for (const file of routeFiles()) {
+        this.addWatchFile(file);
+        // 'ns:a.b' takes one text; `ns:a.${kind}` takes every text under ns:a.
+        for (const m of readFileSync(file, 'utf8').matchAll(
+          /titleKey:\s*['`]([\w-]+):([\w.-]+?)(\.\$\{[^}]*\})?['`]/g,
+        )) {
+          const [, ns, key, variable] = m as unknown as [string, string, string, string | undefined];
+          const catalogue = path.join(SRC, 'locales', lang, `${ns}.json`);
+          this.addWatchFile(catalogue);
+          const parts = key.split('.');
+          let value: unknown = JSON.parse(readFileSync(catalogue, 'utf8'));
+          for (const part of parts) value = (value as Record<string, unknown> | undefined)?.[part];
+          if (typeof value !== (variable ? 'object' : 'string'))
+            this.error(`${file}: no text for ${ns}:${key} in ${lang}`);
+          let node = (titles[ns] ??= {});
+          for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+          node[parts.at(-1)!] = value;
+        }
+      }
+      return `export default ${JSON.stringify(titles)};`;
+    },
+  };
+}
 /** The names a set of source files import from @ant-design/icons. */
 function iconsOf(files: string[]): Set<string> {
   const names = new Set<string>();
@@ -85,7 +129,7 @@ const MENU_ICONS = ((): Set<string> => {
 
 export default defineConfig({
   // The contract without the schemas a screen does not validate with (tools/vite-contract.ts).
-  plugins: [react(), precompress(), contractForBrowserPlugin()],
+  plugins: [react(), precompress(), contractForBrowserPlugin(), menuTitles()],
   server: {
     port: Number(process.env.WEB_PORT ?? 5173),
     proxy: { '/api': { target: api, ws: true } },
@@ -94,6 +138,13 @@ export default defineConfig({
     outDir: 'dist',
     chunkSizeWarningLimit: 2000,
     rollupOptions: {
+      // antd's rc-component packages declare no sideEffects field, so the bundler keeps every module a package's
+      // index re-exports: antd's context layer imports FormProvider from @rc-component/form, and every page then
+      // carried the whole form engine and its validator. Their modules have no side effects of their own (styles
+      // are injected by hooks at render), so unused ones are left out.
+      treeshake: {
+        moduleSideEffects: (id) => (/[\\/]node_modules[\\/]@rc-component[\\/]/.test(id) ? false : undefined),
+      },
       output: {
         codeSplitting: {
           groups: [
@@ -106,12 +157,24 @@ export default defineConfig({
               priority: 30,
             },
             {
-              // Two chunks per language, only the active one's loaded (src/shared/i18n.ts): the catalogues of the
-              // public pages (BOOT_NAMESPACES, first) and the others (with the console's layout).
+              // ECharts' modules that several parts share (src/shared/charts/parts.ts) go in one chunk with its core,
+              // not in dozens of files of a few hundred bytes each; a module of one part stays in that part's chunk.
+              name: 'echarts',
+              test: /node_modules[\\/](echarts|zrender|tslib)[\\/]/,
+              minShareCount: 2,
+              priority: 25,
+            },
+            {
+              // Three chunks per language, only the active one's loaded (src/shared/boot-namespaces.ts): the public
+              // pages' catalogues, the console layout's and home's with every screen's title, and the rest.
               name(id) {
+                const titles = /virtual:menu-titles\/(\w+)$/.exec(id);
+                if (titles) return `locale-${titles[1]}-console`;
                 const locale = /[\\/]src[\\/]locales[\\/](\w+)[\\/]([\w-]+)\.json$/.exec(id);
                 if (!locale) return null;
-                return BOOT_NAMESPACES.includes(locale[2]!) ? `locale-${locale[1]}-boot` : `locale-${locale[1]}`;
+                if (BOOT_NAMESPACES.includes(locale[2]!)) return `locale-${locale[1]}-boot`;
+                if (CONSOLE_NAMESPACES.includes(locale[2]!)) return `locale-${locale[1]}-console`;
+                return `locale-${locale[1]}`;
               },
               priority: 20,
             },

@@ -19,6 +19,11 @@ export interface AppRoute {
   /** A pinned tab that cannot be closed. */
   affix?: boolean;
   element?: LazyExoticComponent<ComponentType> | ComponentType;
+  /**
+   * The screen uses only the console's catalogues (shared/boot-namespaces.ts), so it renders before the others load.
+   * Without it, the screen waits for every catalogue of the language.
+   */
+  consoleCatalogues?: boolean;
   /** Where the group path itself goes. */
   redirect?: string;
   children?: AppRoute[];

@@ -105,7 +105,15 @@ const features = collect();
 
 /** Screens inside the main layout. Groups (with children) redirect to their first permitted child. */
 export const appRoutes: AppRoute[] = [
-  { path: '/home', titleKey: 'home:title', roles: ['index'], affix: true, icon: <HomeOutlined />, element: HomePage },
+  {
+    path: '/home',
+    titleKey: 'home:title',
+    roles: ['index'],
+    affix: true,
+    icon: <HomeOutlined />,
+    element: HomePage,
+    consoleCatalogues: true,
+  },
   ...(features.information ? [features.information] : []),
   ...features.other,
   ...(features.system.length > 0

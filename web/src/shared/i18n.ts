@@ -1,17 +1,19 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Language } from '@geosentry/contract';
-import { BOOT_NAMESPACES } from './boot-namespaces.ts';
+import { BOOT_NAMESPACES, CONSOLE_NAMESPACES } from './boot-namespaces.ts';
 
 /**
  * One catalogue per language and feature: src/locales/<lang>/<feature>.json, each used as the
  * i18next namespace <feature>. Keys are static: `area.phrase` inside the namespace.
  *
- * Only the active language is loaded: the catalogues are imported lazily (the build groups each language into
- * two chunks, see vite.config.ts): the boot ones (BOOT_NAMESPACES) before anything renders, the others with the
- * console's layout (loadCatalogues), another language's when the user switches.
+ * Only the active language is loaded, in three steps (boot-namespaces.ts; the build makes a chunk of each per
+ * language, see vite.config.ts): the boot catalogues before anything renders, the console's with its layout
+ * (loadConsoleCatalogues), the rest when the first screen that needs them opens (loadCatalogues); another language's
+ * when the user switches.
  */
 type Catalogue = Record<string, unknown>;
+type Level = 'boot' | 'console' | 'all';
 const files = import.meta.glob<{ default: Catalogue }>('../locales/*/*.json');
 const loaders: Record<string, Array<[string, () => Promise<{ default: Catalogue }>]>> = {};
 for (const [file, load] of Object.entries(files)) {
@@ -21,32 +23,53 @@ for (const [file, load] of Object.entries(files)) {
   (loaders[lang] ??= []).push([ns, load]);
 }
 const NAMESPACES = (loaders.en ?? []).map(([ns]) => ns);
+/** Every screen's title (menu, tabs, breadcrumb), before the screens' own catalogues are there. */
+const MENU_TITLES: Record<Language, () => Promise<{ default: Record<string, Catalogue> }>> = {
+  en: () => import('virtual:menu-titles/en'),
+  zh: () => import('virtual:menu-titles/zh'),
+  ko: () => import('virtual:menu-titles/ko'),
+};
 
-/** Whether the console (not only a public page) has asked for the catalogues: a language switch then loads all. */
-let allWanted = false;
+const RANK: Record<Level, number> = { boot: 0, console: 1, all: 2 };
+/** The most the page has asked for: a language switch loads as much of the new language. */
+let wanted: Level = 'boot';
 const loading = new Map<string, Promise<void>>();
-/** Loads a language's catalogues into i18next, the boot ones or all (once; later calls share the first load). */
-function loadLanguage(lang: Language, all = allWanted): Promise<void> {
-  const key = `${lang}:${all ? 'all' : 'boot'}`;
+/** Loads a language's catalogues of a level into i18next (once; later calls share the first load). */
+function loadLanguage(lang: Language, level: Level = wanted): Promise<void> {
+  const key = `${lang}:${level}`;
   let p = loading.get(key);
   if (!p) {
-    p = Promise.all(
-      (loaders[lang] ?? [])
-        .filter(([ns]) => all || BOOT_NAMESPACES.includes(ns))
-        .map(async ([ns, load]) => {
-          i18n.addResourceBundle(lang, ns, (await load()).default, true, true);
+    const inLevel = (ns: string): boolean =>
+      level === 'all' || BOOT_NAMESPACES.includes(ns) || (level === 'console' && CONSOLE_NAMESPACES.includes(ns));
+    const parts: Array<Promise<void>> = (loaders[lang] ?? [])
+      .filter(([ns]) => inLevel(ns))
+      .map(async ([ns, load]) => {
+        i18n.addResourceBundle(lang, ns, (await load()).default, true, true);
+      });
+    // The titles go into their own namespaces as partial bundles (deep merge: a namespace loaded whole keeps all).
+    if (level === 'console')
+      parts.push(
+        MENU_TITLES[lang]().then(({ default: titles }) => {
+          for (const [ns, bundle] of Object.entries(titles)) i18n.addResourceBundle(lang, ns, bundle, true, false);
         }),
-    ).then(() => undefined);
+      );
+    p = Promise.all(parts).then(() => undefined);
     p.catch(() => loading.delete(key)); // a failed load (network) is tried again next time
     loading.set(key, p);
   }
   return p;
 }
 
-/** Every catalogue of the active language: the console's layout waits for it before it renders (app/router.tsx). */
+/** The console layout's and home page's catalogues and every screen's title (app/router.tsx waits for them). */
+export function loadConsoleCatalogues(): Promise<void> {
+  if (RANK[wanted] < RANK.console) wanted = 'console';
+  return loadLanguage(currentLanguage(), 'console');
+}
+
+/** Every catalogue of the active language: a screen other than home waits for it (app/layout/ViewHost.tsx). */
 export function loadCatalogues(): Promise<void> {
-  allWanted = true;
-  return loadLanguage(currentLanguage(), true);
+  wanted = 'all';
+  return loadLanguage(currentLanguage(), 'all');
 }
 
 export const LANGUAGE_KEY = 'language';
@@ -89,7 +112,7 @@ await i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
 });
-await loadLanguage(initial, false);
+await loadLanguage(initial, 'boot');
 document.documentElement.lang = initial;
 
 export default i18n;

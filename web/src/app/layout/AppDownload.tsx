@@ -1,7 +1,10 @@
-import type { ReactElement } from 'react';
-import { Button, Popover, QRCode, Typography } from 'antd';
+import { lazy, Suspense, type ReactElement } from 'react';
+import { Button, Popover } from 'antd';
 import { MobileOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+
+// The QR code (its encoder is the larger part) loads when the popover first opens, not with every console page.
+const QRCode = lazy(() => import('antd/es/qr-code'));
 
 /**
  * Shown to holders of permission appDownload. No native app is published yet, so the popover
@@ -17,10 +20,10 @@ export function AppDownload(): ReactElement {
       title={t('appDownload.title')}
       content={
         <div className="gs-app-download" data-testid="app-download-popover">
-          <QRCode value={url} size={132} bordered={false} />
-          <Typography.Paragraph type="secondary" className="gs-app-download-note">
-            {t('appDownload.note')}
-          </Typography.Paragraph>
+          <Suspense fallback={<div className="gs-app-download-qr-wait" />}>
+            <QRCode value={url} size={132} bordered={false} />
+          </Suspense>
+          <p className="gs-muted gs-app-download-note">{t('appDownload.note')}</p>
         </div>
       }
     >

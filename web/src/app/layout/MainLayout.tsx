@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Breadcrumb, Button, FloatButton, Layout, Tooltip } from 'antd';
+import { Alert, Breadcrumb, Button, Layout, Tooltip } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { appRoutes } from '../routes.tsx';
@@ -25,6 +25,7 @@ import { PageFooter } from '../../shared/ui/PageFooter.tsx';
 import { fetchUserInfo, USER_INFO_KEY } from '../../features/session/index.ts';
 import { useVisitedViews, type VisitedView } from './visited-views.ts';
 import { ViewHost } from './ViewHost.tsx';
+import { BackTop } from './BackTop.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { TagsView } from './TagsView.tsx';
 import { UserMenu } from './UserMenu.tsx';
@@ -229,7 +230,7 @@ export function MainLayout(): ReactElement {
             </div>
             <PageFooter />
           </div>
-          <FloatButton.BackTop target={() => mainRef.current ?? window} visibilityHeight={240} data-testid="back-top" />
+          <BackTop target={mainRef} />
         </Layout>
       </Layout>
     </PermittedRoutesContext.Provider>

@@ -1,9 +1,16 @@
-import { Activity, Suspense, createElement, type ReactElement } from 'react';
+import { Activity, Suspense, createElement, use, type ReactElement, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { Skeleton } from 'antd';
 import type { RouteNode } from '../route-tree.ts';
 import type { VisitedView } from './visited-views.ts';
 import { ViewBoundary } from './ViewBoundary.tsx';
+import { loadCatalogues } from '../../shared/i18n.ts';
+
+/** Renders its children once every catalogue of the language is there (the console loads only its own). */
+function AllCatalogues({ children }: { children: ReactNode }): ReactNode {
+  use(loadCatalogues());
+  return children;
+}
 
 /**
  * Renders the open views. Cached views stay mounted but hidden (React Activity: state kept, effects
@@ -26,7 +33,8 @@ export function ViewHost({
       {views.map((v) => {
         const active = v.path === activePath;
         if (!active && (!v.mounted || v.noCache)) return null;
-        const element = nodes.get(v.name)?.route.element;
+        const route = nodes.get(v.name)?.route;
+        const element = route?.element;
         if (!element) return null;
         return (
           <Activity key={`${v.path}#${v.version}`} mode={active ? 'visible' : 'hidden'}>
@@ -37,7 +45,11 @@ export function ViewHost({
                   element={
                     <ViewBoundary>
                       <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} className="gs-view-loading" />}>
-                        {createElement(element)}
+                        {route.consoleCatalogues ? (
+                          createElement(element)
+                        ) : (
+                          <AllCatalogues>{createElement(element)}</AllCatalogues>
+                        )}
                       </Suspense>
                     </ViewBoundary>
                   }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Badge, Button, Flex, Tooltip, Typography, notification } from 'antd';
+import { Badge, Button, Flex, Tooltip, notification } from 'antd';
 import { BellOutlined, MutedOutlined, SoundOutlined } from '@ant-design/icons';
 import { MONITOR_TYPES, type AlertSocketMessage, type Language } from '@geosentry/contract';
 import { onSocketMessage, useSocketConnected } from '../../shared/socket.ts';
@@ -151,23 +151,20 @@ export function AlertPopup() {
         ),
         description: (
           <Flex vertical gap={2} data-testid="alert-popup" data-alert-id={m.alertId} data-level={level}>
-            <Typography.Text strong>{m.platformName}</Typography.Text>
-            <Typography.Text>
+            <strong>{m.platformName}</strong>
+            <span>
               {m.deviceName}
               {m.quantity ? ` · ${quantityLabel(m.quantity, lang)}` : ''}
-            </Typography.Text>
+            </span>
             {m.valueType === 'offline' ? null : (
-              <Typography.Text>
-                {typeText(m.valueType)}:{' '}
-                <Typography.Text strong style={{ color: colour }}>
-                  {fmtNum(m.value)}
-                </Typography.Text>
+              <span>
+                {typeText(m.valueType)}: <strong style={{ color: colour }}>{fmtNum(m.value)}</strong>
                 {m.threshold !== null ? ` (${t('list.threshold', { value: fmtNum(m.threshold) })})` : ''}
-              </Typography.Text>
+              </span>
             )}
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <span className="gs-muted" style={{ fontSize: 12 }}>
               {fmtTime(m.at)}
-            </Typography.Text>
+            </span>
           </Flex>
         ),
         actions: canOpen ? (

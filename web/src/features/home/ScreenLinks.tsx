@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { Card, Typography } from 'antd';
+import { Card } from 'antd';
 import { FileOutlined, RightOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -30,9 +30,9 @@ export function ScreenLinks(): ReactElement {
   return (
     <Card title={t('home:screens.title')} className="gs-home-card">
       {screens.length === 0 ? (
-        <Typography.Paragraph type="secondary" data-testid="screen-links-none">
+        <p className="gs-muted" data-testid="screen-links-none">
           {t('home:screens.none')}
-        </Typography.Paragraph>
+        </p>
       ) : null}
       <div className="gs-link-grid">
         {links.map((l) => (

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { Card, Empty, Skeleton, Tooltip, Typography } from 'antd';
+import { Card, Empty, Skeleton, Tooltip } from 'antd';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { platformsRoutes } from '@geosentry/contract';
@@ -40,11 +40,7 @@ export function SiteCounts({ kinds }: { kinds: SiteKind[] }): ReactElement {
     <Card
       title={t('sites.title')}
       className="gs-home-card"
-      extra={
-        <Typography.Text type="secondary" className="gs-home-card-extra">
-          {t('sites.scopeNote')}
-        </Typography.Text>
-      }
+      extra={<span className="gs-muted gs-home-card-extra">{t('sites.scopeNote')}</span>}
     >
       <div className="gs-kind-grid">
         {kinds.map((k, i) => {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Card, Flex, Typography, theme } from 'antd';
+import { Card, Flex, theme } from 'antd';
 
 export interface PageHeaderCardProps {
   title: ReactNode;
@@ -32,10 +32,9 @@ export function PageHeaderCard({ title, description, icon, extra }: PageHeaderCa
           </Flex>
         ) : null}
         <div style={{ flex: 1, minWidth: 200 }}>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {title}
-          </Typography.Title>
-          <Typography.Text type="secondary">{description}</Typography.Text>
+          {/* Plain elements drawn as antd's Typography (which would bring its editor and Input to every screen). */}
+          <h4 className="gs-page-title">{title}</h4>
+          <span className="gs-page-description">{description}</span>
         </div>
         {extra}
       </Flex>
