@@ -19,10 +19,12 @@ import type {
   TooltipComponentOption,
 } from 'echarts/components';
 import { formatValue } from '../format.ts';
+import { PARTS, partsOf, type Part } from './parts.ts';
 
 /**
- * The one chart component of the console. ECharts itself (echarts.ts, about 175 KiB compressed) loads when the
- * first chart mounts: a screen whose charts sit in a drawer or a tab does not download it with the screen.
+ * The one chart component of the console. ECharts' core (echarts.ts) loads when the first chart mounts, and each
+ * series type or component (parts.ts) when the first option that uses it is shown: a screen whose charts sit in a
+ * drawer or a tab does not download ECharts with the screen, and a screen of bars does not download data zoom.
  */
 type Lib = typeof import('./echarts.ts').echarts;
 let lib: Lib | null = null;
@@ -36,6 +38,31 @@ function loadEcharts(): Promise<Lib> {
     },
   );
   return pending;
+}
+const installed = new Set<Part>();
+const installing = new Map<Part, Promise<void>>();
+/** Loads the core and the given parts, and installs the parts (once each). */
+function loadParts(parts: readonly Part[]): Promise<Lib> {
+  return Promise.all([
+    loadEcharts(),
+    ...parts.map((name) => {
+      let p = installing.get(name);
+      if (!p) {
+        p = Promise.all([loadEcharts(), PARTS[name]()]).then(
+          ([echarts, m]) => {
+            echarts.use(m.part);
+            installed.add(name);
+          },
+          (e: unknown) => {
+            installing.delete(name);
+            throw e;
+          },
+        );
+        installing.set(name, p);
+      }
+      return p;
+    }),
+  ]).then(([echarts]) => echarts);
 }
 
 export type EChartOption = ComposeOption<
@@ -132,23 +159,38 @@ export function EChart({
   const chart = useRef<EChartInstance | null>(null);
   // ECharts once loaded (at once when an earlier chart loaded it); the effects below run again when it arrives.
   const [echarts, setEcharts] = useState<Lib | null>(lib);
+  // The parts the option needs; the chart is made, and the option applied, once they are installed (a change that
+  // needs a new part waits for it, then `loads` counts one more and the effects run again). ECharts takes a part's
+  // data processors into an instance when it is made, so an instance made before a part it now needs was installed
+  // is made again (`generation`): a data zoom installed later would otherwise find no axis proxies.
+  const parts = partsOf(option as Record<string, unknown>);
+  const made = useRef<ReadonlySet<Part>>(new Set());
+  const [generation, setGeneration] = useState(0);
+  const partsKey = parts.join(',');
+  const missing = parts.some((p) => !installed.has(p));
+  const [loads, setLoads] = useState(0);
   useEffect(() => {
-    if (echarts) return;
+    if (echarts && !missing) return;
     let live = true;
-    void loadEcharts().then((l) => live && setEcharts(() => l));
+    void loadParts(partsKey ? (partsKey.split(',') as Part[]) : []).then((l) => {
+      if (!live) return;
+      setEcharts(() => l);
+      setLoads((n) => n + 1);
+    });
     return () => {
       live = false;
     };
-  }, [echarts]);
+  }, [echarts, missing, partsKey]);
   const events = useRef(onEvents);
   events.current = onEvents;
 
-  // Create (and re-create on a theme change), observe the size, dispose.
+  // Create (and re-create on a theme change or a new part), observe the size, dispose.
   useLayoutEffect(() => {
     const el = box.current;
-    if (!el || !echarts) return;
+    if (!el || !echarts || missing) return;
     const instance = echarts.init(el, theme === 'dark' ? 'dark' : undefined, { renderer: 'canvas' });
     chart.current = instance;
+    made.current = new Set(installed);
     let frame = 0;
     const ro =
       typeof ResizeObserver === 'undefined'
@@ -166,7 +208,7 @@ export function EChart({
       instance.dispose();
       if (chart.current === instance) chart.current = null;
     };
-  }, [theme, echarts]);
+  }, [theme, echarts, missing, generation]);
 
   useImperativeHandle<EChartInstance | null, EChartInstance | null>(ref, () => chart.current);
 
@@ -186,20 +228,25 @@ export function EChart({
     return () => {
       if (!instance.isDisposed()) for (const [name, h] of handlers) instance.off(name, h);
     };
-  }, [eventNames, theme, echarts]);
+  }, [eventNames, theme, echarts, missing, generation]);
 
   useEffect(() => {
     const instance = chart.current;
-    if (!instance || instance.isDisposed()) return;
+    if (!instance || instance.isDisposed() || missing) return;
+    if (parts.some((p) => !made.current.has(p))) {
+      setGeneration((g) => g + 1); // made before a part it now needs: made again, then this runs again
+      return;
+    }
     instance.setOption(withCleanNumbers(option), { notMerge, lazyUpdate, ...(replaceMerge ? { replaceMerge } : {}) });
-  }, [option, notMerge, lazyUpdate, replaceMerge, theme, echarts]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- parts follow option
+  }, [option, notMerge, lazyUpdate, replaceMerge, theme, echarts, missing, loads, generation]);
 
   useEffect(() => {
     const instance = chart.current;
     if (!instance || instance.isDisposed()) return;
     if (loading) instance.showLoading({ text: '', maskColor: 'rgba(255,255,255,0.5)' });
     else instance.hideLoading();
-  }, [loading, theme, echarts]);
+  }, [loading, theme, echarts, missing, generation]);
 
   return <div ref={box} className={className} style={{ width: '100%', height, minWidth: 0, ...style }} {...rest} />;
 }

@@ -1,0 +1,1 @@
+export { DatasetComponent as part } from 'echarts/components';

@@ -1,0 +1,1 @@
+export { ScatterChart as part } from 'echarts/charts';
