@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 // Projects: unit (pure), api-pglite and api-pg (the same API tests against each database; *.pglite.test.ts and
 // *.pg.test.ts run on one of them only), e2e (browser).
 // API tests start from a migrated template database, built once per run (server/test/templateDb.ts).
+// The API projects' test files share their worker process and its module cache (isolate: false): each file
+// imported the whole server anew (seconds each, half the run's worker time). A file that changes process-wide
+// state (a module's test hook, process.env) restores it in afterAll. The unit tests import little: isolated.
 const templateSetup = 'server/test/templateDb.ts';
 const apiInclude = ['server/src/**/*.test.ts'];
 const unitInclude = [
@@ -27,6 +30,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          isolate: false,
         },
       },
       {
@@ -39,6 +43,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          isolate: false,
         },
       },
       {

@@ -23,10 +23,16 @@ export function tempDir(prefix = 'gs-test-'): string {
  * or with `migrated` a copy of the migrated template (server/test/templateDb.ts; the app's own migrate() then
  * finds nothing to do, or applies only a migration added since the template was made).
  */
+export interface FreshDb {
+  db: Db;
+  url: string | null;
+  drop(): Promise<void>;
+}
+
 export async function freshDb(
   kind = process.env.TEST_DB ?? 'pglite',
   opts: { migrated?: boolean } = {},
-): Promise<{ db: Db; url: string | null; drop(): Promise<void> }> {
+): Promise<FreshDb> {
   if (kind === 'postgres') {
     const name = `${PG_TEST}${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
     if (opts.migrated) await createFromPgTemplate(name);
@@ -93,9 +99,17 @@ export interface TestApp {
   token(account?: string, password?: string): Promise<string>;
 }
 
-export async function testApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const fresh = await freshDb(undefined, { migrated: true });
-  const dataDir = tempDir();
+/**
+ * An app on a fresh copy of the migrated template, dropped by close(). With `on`, an app on that database and data
+ * folder instead (as a server restarted with another configuration: same database, same secret), left open by
+ * close().
+ */
+export async function testApp(
+  overrides: Partial<Config> = {},
+  on?: { fresh: FreshDb; dataDir: string },
+): Promise<TestApp> {
+  const fresh = on?.fresh ?? (await freshDb(undefined, { migrated: true }));
+  const dataDir = on?.dataDir ?? tempDir();
   const config = loadConfig(
     {},
     {
@@ -124,7 +138,7 @@ export async function testApp(overrides: Partial<Config> = {}): Promise<TestApp>
     config,
     async close() {
       await built.close();
-      await fresh.drop();
+      if (!on) await fresh.drop();
     },
     async raw(method, url, opts = {}) {
       return app.inject({

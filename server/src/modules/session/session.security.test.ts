@@ -4,7 +4,15 @@ import { sql } from 'kysely';
 import { signLogin, Status, type Envelope } from '@geosentry/contract';
 import { loadConfig, parseTrustProxy } from '../../config.ts';
 import { sessionTestHooks } from './session.service.ts';
-import { ADMIN_PASSWORD, buildUser, testApp, type TestApp } from '../../../test/harness.ts';
+import {
+  ADMIN_PASSWORD,
+  buildUser,
+  freshDb,
+  tempDir,
+  testApp,
+  type FreshDb,
+  type TestApp,
+} from '../../../test/harness.ts';
 
 // Issue 15 (security): lockout and session rules under parallel requests, the captcha image, the per-address
 // login throttle, the absolute session lifetime and which client address is believed.
@@ -45,6 +53,10 @@ async function login(
 /** Right answers of issued captchas, read at the test-only hook (the database keeps only their hash). */
 const answers = new Map<string, string>();
 sessionTestHooks.captchaIssued = (id, answer) => answers.set(id, answer);
+// Test files share their process (vitest.config.ts): the hook goes with this file.
+afterAll(() => {
+  sessionTestHooks.captchaIssued = undefined;
+});
 
 async function captcha(t: TestApp): Promise<{ captchaId: string; captcha: string }> {
   const c = await t.api<{ captchaId: string }>('GET', CAPTCHA);
@@ -299,13 +311,20 @@ describe('security: absolute session lifetime', () => {
 });
 
 describe('security: client address behind a proxy', () => {
+  // One database for the four configurations (each a server started anew on it): copying and opening a database
+  // per app took most of this block's time.
+  let on: { fresh: FreshDb; dataDir: string };
   const apps: TestApp[] = [];
+  beforeAll(async () => {
+    on = { fresh: await freshDb(undefined, { migrated: true }), dataDir: tempDir() };
+  });
   afterEach(async () => {
     while (apps.length) await apps.pop()!.close();
   });
+  afterAll(() => on.fresh.drop());
 
   async function loggedIp(overrides: Parameters<typeof testApp>[0]): Promise<string | null> {
-    const t = await testApp(overrides);
+    const t = await testApp(overrides, on);
     apps.push(t);
     const r = await login(t, 'admin', ADMIN_PASSWORD, { flag: 1 }, { headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(r.status).toBe(0);
