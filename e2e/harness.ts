@@ -30,10 +30,32 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts the real server process (PGlite in a temp folder, the built web) on a free port. */
+/**
+ * A private copy of the built console: the server registers the files it finds at start, so a rebuild of
+ * web/dist by someone else while a test file runs would otherwise break the pages that load later.
+ */
+function copyOfWeb(): string {
+  const src = path.join(ROOT, 'web/dist');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-e2e-web-'));
+    fs.cpSync(src, dir, { recursive: true });
+    const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+    const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!);
+    if (assets.every((a) => fs.existsSync(path.join(dir, a)))) return dir;
+    fs.rmSync(dir, { recursive: true, force: true });
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
+  }
+  throw new Error('web/dist is being rebuilt: try again');
+}
+
+/**
+ * Starts the real server process (PGlite in a temp folder, a copy of the built web unless `env.WEB_DIST` says
+ * which) on a free port.
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!fs.existsSync(path.join(ROOT, 'web/dist/index.html')))
     throw new Error('web/dist is missing: run `npm run build` first');
+  const web = env.WEB_DIST === undefined ? copyOfWeb() : undefined;
   const port = await freePort();
   // A copy of the migrated PGlite template (server/test/templateDb.ts): the server's own initdb and migrations
   // took 10 to 25 s per start on the loaded two-core machine; it still runs migrate() (nothing left to do).
@@ -54,6 +76,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       DEMO: 'off',
       LOG_LEVEL: 'warn',
       MQTT_PORT: String(await freePort()),
+      ...(web ? { WEB_DIST: web } : {}),
       ...env,
     },
   });
@@ -84,6 +107,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         await new Promise((r) => proc.once('exit', r));
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (web) fs.rmSync(web, { recursive: true, force: true });
     },
   };
 }
@@ -170,7 +194,8 @@ export async function subscribed(page: Page, platformId?: number, timeout = 30_0
 
 /**
  * What is still moving on the page, or '' when nothing is: finite CSS animations and transitions (drawers,
- * modals, dropdowns and messages coming and going; spinners' endless ones are not waiting for anything), visible
+ * modals, dropdowns and messages coming and going; spinners' endless ones are not waiting for anything, nor the
+ * fading of a button's click wave), visible
  * loading spinners, images and fonts still loading, and canvases (charts draw their entry animation frame by
  * frame) whose pixels changed since the previous probe. Not rc-motion's class names: a button's loading icon
  * keeps its `-leave-active` class when its transition never ends.
@@ -182,6 +207,8 @@ const MOVING_PROBE = `(() => {
   if (document.fonts.status !== 'loaded') return 'fonts';
   for (const a of document.getAnimations()) {
     if (a.playState !== 'running') continue;
+    // After its 0.4 s ring, the click wave of an antd button fades out over 2 s, nearly invisible: not waited for.
+    if (a.transitionProperty === 'opacity' && a.effect?.target?.classList?.contains('ant-wave')) continue;
     if (a.effect?.getComputedTiming().iterations !== Infinity) return 'animation ' + (a.animationName ?? 'transition');
   }
   for (const el of document.querySelectorAll('.ant-spin-spinning')) if (visible(el)) return 'spinner';
@@ -220,6 +247,20 @@ export async function settle(page: Page, timeout = 20_000): Promise<void> {
     if (quiet >= 2) return;
     if (Date.now() > deadline) throw new Error(`the page did not settle in ${timeout} ms: ${last}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Waits until the page has no request in flight in two probes in a row, 100 ms apart (live sockets do not count);
+ * gives up quietly after `timeout`. What Playwright's 'networkidle' waits for, without its fixed 500 ms.
+ */
+export async function requestsDone(page: Page, timeout = 10_000): Promise<void> {
+  const w = watch(page);
+  const deadline = Date.now() + timeout;
+  let quiet = 0;
+  while (quiet < 2 && Date.now() < deadline) {
+    quiet = w.pending.size === 0 ? quiet + 1 : 0;
+    if (quiet < 2) await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -343,7 +384,11 @@ export async function ingest(
 
 // ── Signing in ──────────────────────────────────────────────────────────────────────────────────────────
 
-/** A new page in the browser language `locale`, signed in through the login page (admin by default). */
+/**
+ * A new page in the browser language `locale`, signed in (admin by default): with the session of an earlier
+ * login of the account on this server when the server still takes it (resumeSession), else through the login
+ * page. Not for tests of logging in itself.
+ */
 export async function signedIn(
   browser: Browser,
   url: string,
@@ -352,8 +397,42 @@ export async function signedIn(
   password = ADMIN_PASSWORD,
 ): Promise<Page> {
   const page = await newPage(browser, locale);
-  await loginAs(page, url, account, password);
+  await resumeSession(page, url, account, password);
   return page;
+}
+
+/** What a login through the page left in storage (the session keys the login page writes), by server and account. */
+const sessions = new Map<string, { token: string; userName: string; platformType: string }>();
+
+/**
+ * Signs the page in and opens the home page, reusing the session an earlier login through the page (in any page
+ * of this test file) left, when the server still answers getUserInfo with its token: the token, user name and
+ * platform type go into storage as the login page puts them, and the console reads the user's permissions and
+ * details itself, as after a login. Otherwise (first time, logged out, ended by another login) it logs in through
+ * the page (loginAs). A login through the page takes 2 to 3 s on the busy two-core machine.
+ */
+export async function resumeSession(
+  page: Page,
+  url: string,
+  account = 'admin',
+  password = ADMIN_PASSWORD,
+): Promise<void> {
+  const key = `${url} ${account} ${password}`;
+  const held = sessions.get(key);
+  if (held && (await apiRaw(url, held.token, 'GET', '/api/v2/manage/user/getUserInfo')).status === 0) {
+    // A small document of the same origin to write its storage, then the console, signed in.
+    await page.goto(`${url}/api/health`);
+    await page.evaluate(`(() => {
+      const s = ${JSON.stringify(held)};
+      localStorage.setItem('token', s.token);
+      localStorage.setItem('userName', s.userName);
+      localStorage.setItem('platformType', s.platformType);
+      document.cookie = 'token=' + encodeURIComponent(s.token) + '; max-age=7200; path=/; samesite=strict';
+    })()`);
+    await page.goto(`${url}/#/home`);
+    return;
+  }
+  await loginAs(page, url, account, password);
 }
 
 /**
@@ -368,7 +447,7 @@ export async function loginAs(page: Page, url: string, account: string, password
   await page.locator('#password').fill(password);
   const submit = page.locator('button[type=submit]');
   const confirm = page.locator('[data-testid="login-elsewhere-confirm"]');
-  const notice = page.locator('.gs-login-card .ant-alert');
+  const notice = page.locator('[data-testid="login-notice"]');
   await submit.click();
   const deadline = Date.now() + 90_000;
   let retries = 0;
@@ -377,7 +456,16 @@ export async function loginAs(page: Page, url: string, account: string, password
   // for an element of the login page would then wait for the default 60 s.
   const quick = { timeout: 1000 };
   while (Date.now() < deadline) {
-    if (/#\/home/.test(page.url())) return;
+    if (/#\/home/.test(page.url())) {
+      // Kept for resumeSession (the login page wrote these before it went home).
+      const held = await page
+        .evaluate<{ token: string; userName: string; platformType: string }>(
+          `({ token: localStorage.getItem('token') ?? '', userName: localStorage.getItem('userName') ?? '', platformType: localStorage.getItem('platformType') ?? '' })`,
+        )
+        .catch(() => undefined);
+      if (held?.token) sessions.set(`${url} ${account} ${password}`, held);
+      return;
+    }
     if (await confirm.isVisible().catch(() => false)) {
       await confirm.click(quick).catch(() => undefined);
     } else if (await notice.isVisible().catch(() => false)) {
