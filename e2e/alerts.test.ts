@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
-  ADMIN_PASSWORD,
   launchBrowser,
-  loginAs,
+  resumeSession,
   newPage,
   shot,
   startServer,
@@ -115,7 +114,7 @@ describe('alerts in a real browser', () => {
     const page = await newPage(browser, 'en-US');
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+    await resumeSession(page, server.url);
     await page.goto(`${server.url}/#/alert/alert`);
     const table = page.locator('[data-testid="alert-table"]');
     await expect.poll(() => table.textContent(), slow).toContain('No alerts');
@@ -220,7 +219,7 @@ describe('alerts in a real browser', () => {
 
   it('renders the other alert screens', async () => {
     const page = await newPage(browser, 'en-US');
-    await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+    await resumeSession(page, server.url);
     await page.goto(`${server.url}/#/alert/setalert`);
     await expect.poll(() => page.locator('[data-testid="rule-table"]').textContent(), slow).toContain(DEVICE);
     await snap(page, 'alerts-setalert-en');
@@ -254,7 +253,7 @@ describe('alerts in a real browser', () => {
       ['ko-KR', 'ko', '경보'],
     ] as const) {
       const page = await newPage(browser, locale);
-      await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+      await resumeSession(page, server.url);
       await page.goto(`${server.url}/#/alert/alert?id=${alertId}`);
       await page.locator('[data-testid="alert-detail"]').waitFor();
       await page.locator('[data-testid="alert-evidence-chart"] canvas').first().waitFor();

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
-  ADMIN_PASSWORD,
   launchBrowser,
   loginAs,
+  resumeSession,
   newPage,
   shot,
   startServer,
@@ -43,7 +43,7 @@ async function loginHere(page: Page, url: string): Promise<void> {
     page.on('pageerror', (e) => console.log('pageerror', e.message));
     page.on('console', (m) => m.type() === 'error' && console.log('console', m.text()));
   }
-  await loginAs(page, url, 'admin', ADMIN_PASSWORD);
+  await resumeSession(page, url);
 }
 
 /** Opens an antd Select (by the id of its input), optionally types to filter, and picks the option. */

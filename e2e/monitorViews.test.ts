@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
-  ADMIN_PASSWORD,
   launchBrowser,
-  loginAs,
+  resumeSession,
   newPage,
   shot,
   startServer,
@@ -208,7 +207,7 @@ describe('monitor views in a real browser', () => {
   it('signs in (English)', async () => {
     page = await newPage(browser, 'en-US');
     if (process.env.E2E_DEBUG) page.on('pageerror', (e) => console.log('pageerror', e.message));
-    await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+    await resumeSession(page, server.url);
     // No internet in the test machine: the maps draw their coordinate grid only.
     await page.evaluate(() => localStorage.setItem('mapTileUrl', 'none'));
     wl = f.devices['QS-WL-01']!;
@@ -370,7 +369,7 @@ describe('monitor views in a real browser', () => {
 
   it('speaks Chinese', async () => {
     const zh = await newPage(browser, 'zh-CN');
-    await loginAs(zh, server.url, 'admin', ADMIN_PASSWORD);
+    await resumeSession(zh, server.url);
     await openScreen(zh, server.url, '/monitor/reservoirMap', 'dam-svg');
     await expect.poll(() => zh.locator('[data-testid="view-reservoir"]').textContent()).toContain('库容曲线');
     await snap(zh, 'monitor-views-reservoir-map-zh');
@@ -380,7 +379,7 @@ describe('monitor views in a real browser', () => {
   it('speaks Korean', async () => {
     const ko = await newPage(browser, 'ko-KR');
     if (process.env.E2E_DEBUG) ko.on('pageerror', (e) => console.log('pageerror', e.message));
-    await loginAs(ko, server.url, 'admin', ADMIN_PASSWORD);
+    await resumeSession(ko, server.url);
     await openScreen(ko, server.url, '/monitor/sketchMap', 'sketch-stage');
     await expect.poll(() => ko.locator('[data-testid="view-sketch"]').textContent()).toContain('미배치');
     await snap(ko, 'monitor-views-sketch-ko');

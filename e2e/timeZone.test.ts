@@ -8,6 +8,7 @@ import {
   SHOTS,
   launchBrowser,
   loginAs,
+  resumeSession,
   shot,
   startServer,
   type RunningServer,
@@ -232,7 +233,7 @@ describe('time in the user zone (issue 14) in a real browser', () => {
       const ctx = await browser.newContext({ locale, timezoneId: 'UTC', viewport: { width: 1280, height: 800 } });
       const p = await ctx.newPage();
       p.setDefaultTimeout(60_000);
-      await loginAs(p, server.url, 'admin', ADMIN_PASSWORD);
+      await resumeSession(p, server.url);
       await p.goto(`${server.url}/#/monitor/historyData?platformId=${siteId}&deviceId=${ids['ZN-R1']}`);
       await p.locator('[data-testid="history-chart"] canvas').first().waitFor();
       await p.locator('[data-testid="monitor-range"]').click();

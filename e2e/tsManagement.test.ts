@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
-  ADMIN_PASSWORD,
   launchBrowser,
-  loginAs,
+  resumeSession,
   newPage,
   shot,
   startServer,
@@ -122,7 +121,7 @@ describe('TS management in a real browser', () => {
 
   it("adds a record with a problem, a document and the site's responsible person, then marks it rectified with a result document (en)", async () => {
     const page = await newPage(browser, 'en-US');
-    await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+    await resumeSession(page, server.url);
     const picture = await page.screenshot({ clip: { x: 0, y: 0, width: 240, height: 160 } });
     await openScreen(page, server.url);
     await page.locator('[data-testid="menu-/information/TSManagement"]').waitFor();
@@ -261,7 +260,7 @@ describe('TS management in a real browser', () => {
   ]) {
     it(`shows the records in ${l.lang}`, async () => {
       const page = await newPage(browser, l.locale);
-      await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+      await resumeSession(page, server.url);
       await openScreen(page, server.url);
       await expect.poll(() => page.locator('[data-testid="breadcrumb"]').textContent()).toContain(l.title);
       const row = page.locator('[data-testid="ts-table"] tr.ant-table-row').filter({ hasText: SITE });

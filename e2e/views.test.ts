@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { signLogin } from '@geosentry/contract';
-import { ADMIN_PASSWORD, loginAs, newPage, shot, startServer, type RunningServer } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  loginAs,
+  resumeSession,
+  newPage,
+  requestsDone,
+  shot,
+  startServer,
+  type RunningServer,
+} from './harness.ts';
 
 /**
  * Views that come and go (issue 16, item 2): after the super administrator opens every screen of the menu, at most
@@ -62,7 +71,7 @@ async function settle(page: Page, path: string): Promise<void> {
       { timeout: 15_000, polling: 100 },
     )
     .catch(() => undefined);
-  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+  await requestsDone(page, 10_000);
 }
 
 interface Figures {
@@ -163,7 +172,7 @@ describe('views that come and go', () => {
     { timeout: 900_000 },
     async () => {
       const page = await newPage(browser, 'en-US');
-      await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+      await resumeSession(page, server.url);
       await page.locator('[data-testid="side-menu"]').waitFor();
       const screens = await menuScreens(page);
       expect(screens.length).toBeGreaterThan(30);
