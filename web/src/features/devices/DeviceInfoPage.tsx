@@ -50,9 +50,14 @@ export default function DeviceInfoPage() {
   };
   const catalogue = useMonitorTypes();
   const sites = useSiteOptions();
-  const table = useServerTable<DeviceListParams>({ pageNum: 1, pageSize: 20 }, DEVICE_SORT_FIELDS, {
-    filters: { platformId: 'number', moduleId: 'number', state: 'string', keyword: 'string' },
-  });
+  // By site first, as the overview read before it was paged on the server.
+  const table = useServerTable<DeviceListParams>(
+    { pageNum: 1, pageSize: 20, sortField: 'platformName', sortOrder: 'ascend' },
+    DEVICE_SORT_FIELDS,
+    {
+      filters: { platformId: 'number', moduleId: 'number', state: 'string', keyword: 'string' },
+    },
+  );
   const { params, setFilter } = table;
   const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
   const site = { platformId: params.platformId, moduleId: params.moduleId, keyword: params.keyword };
