@@ -36,16 +36,22 @@ export interface RunningServer {
  */
 function copyOfWeb(): string {
   const src = path.join(ROOT, 'web/dist');
-  for (let attempt = 0; attempt < 5; attempt++) {
+  // A build empties web/dist first: a copy missing index.html or one of its assets is taken again (up to 60 s).
+  for (let attempt = 0; attempt < 30; attempt++) {
+    if (attempt > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
+    if (!fs.existsSync(path.join(src, 'index.html'))) continue;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-e2e-web-'));
-    fs.cpSync(src, dir, { recursive: true });
-    const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
-    const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!);
-    if (assets.every((a) => fs.existsSync(path.join(dir, a)))) return dir;
+    try {
+      fs.cpSync(src, dir, { recursive: true });
+      const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+      const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!);
+      if (assets.every((a) => fs.existsSync(path.join(dir, a)))) return dir;
+    } catch {
+      // Files went away while copying: again.
+    }
     fs.rmSync(dir, { recursive: true, force: true });
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
   }
-  throw new Error('web/dist is being rebuilt: try again');
+  throw new Error('web/dist is missing or being rebuilt: run `npm run build` first');
 }
 
 /**
@@ -53,8 +59,6 @@ function copyOfWeb(): string {
  * which) on a free port.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  if (!fs.existsSync(path.join(ROOT, 'web/dist/index.html')))
-    throw new Error('web/dist is missing: run `npm run build` first');
   const web = env.WEB_DIST === undefined ? copyOfWeb() : undefined;
   const port = await freePort();
   // A copy of the migrated PGlite template (server/test/templateDb.ts): the server's own initdb and migrations

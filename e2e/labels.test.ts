@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, launchBrowser, loginAs, newPage, shot, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, resumeSession, newPage, shot, startServer, type RunningServer } from './harness.ts';
 
 /** The table of the screen shown (the views kept alive stay in the page, hidden). */
 const visibleTable = (page: Page) => page.locator('.ant-table').filter({ visible: true }).first();
@@ -34,7 +34,7 @@ describe('labels, never codes', () => {
   ] as const) {
     it(`${lang}: site types, terminal kinds, built-in roles and audit details by their labels`, async () => {
       const page = await newPage(browser, locale);
-      await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+      await resumeSession(page, server.url);
 
       await page.goto(`${server.url}/#/information/tailingsPlatformManagement`);
       const types = await column(page, lang === 'zh' ? '类型' : '유형');
