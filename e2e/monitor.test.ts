@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   settle,
-  ADMIN_PASSWORD,
   launchBrowser,
-  loginAs,
+  resumeSession,
   newPage,
   shot,
   startServer,
@@ -116,7 +115,7 @@ describe('monitor data screens in a real browser', () => {
       page.on('pageerror', (e) => console.log('pageerror', e.message));
       page.on('console', (m) => m.type() === 'error' && console.log('console', m.text()));
     }
-    await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+    await resumeSession(page, server.url);
 
     // ---- real-time table: a reading posted by a logger appears without reload ----
     await page.goto(`${server.url}/#/monitor/realTimeData?platformId=${siteId}`);
@@ -232,7 +231,7 @@ describe('monitor data screens in a real browser', () => {
       ['ko-KR', 'ko', '이력 데이터'],
     ] as const) {
       const page = await newPage(browser, locale);
-      await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+      await resumeSession(page, server.url);
       await page.goto(`${server.url}/#/monitor/realTimeData?platformId=${siteId}`);
       await expect.poll(() => page.locator('[data-testid="rt-table"]').textContent(), slow).toContain('15.432');
       if (lang === 'zh') expect(await page.locator('[data-testid="monitor-realtime"]').textContent()).toContain(title);
