@@ -68,7 +68,8 @@ describe('embedded database (PGlite)', () => {
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((res) => child.on('exit', res));
-    expect(code).toBe(2);
+    // Its output names the cause when it exits otherwise (seen once on the overloaded machine: exit code 1).
+    expect(code, err.slice(-4000)).toBe(2);
     expect(err).toMatch(/in use by another Geosentry process/);
     await db.close();
     // The first opener's data is intact.
