@@ -22,7 +22,7 @@ interface Load {
   lcpMs: number;
 }
 
-/** Waits until no script has been requested or finished for `quietMs` (lazy screens fetch chunks after load). */
+/** Waits until no request has been made or finished for `quietMs` (lazy screens fetch chunks after their data). */
 async function settle(page: Page, pending: () => number, lastActivity: () => number, quietMs = 1000): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
@@ -39,8 +39,9 @@ async function coldLoad(browser: Browser, url: string, route: string, state?: St
   let jsBytes = 0;
   let pending = 0;
   let last = Date.now();
-  page.on('request', (req) => {
-    if (req.resourceType() !== 'script') return;
+  // Every request counts for settling (a screen asks for its data, then loads its chart code when it arrives);
+  // only scripts count for the bytes.
+  page.on('request', () => {
     pending++;
     last = Date.now();
   });
@@ -48,11 +49,12 @@ async function coldLoad(browser: Browser, url: string, route: string, state?: St
     pending--;
     last = Date.now();
   };
-  page.on('requestfailed', (req) => {
-    if (req.resourceType() === 'script') done();
-  });
+  page.on('requestfailed', done);
   page.on('requestfinished', (req) => {
-    if (req.resourceType() !== 'script') return;
+    if (req.resourceType() !== 'script') {
+      done();
+      return;
+    }
     // responseBodySize: the body as it crossed the network (compressed when the server compressed it).
     void req
       .sizes()
@@ -107,7 +109,8 @@ async function menuRoutes(page: Page): Promise<string[]> {
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(ROOT, 'web/dist/index.html')))
     throw new Error('web/dist is missing: run `npm run build` first');
-  const server = await startServer({ DEMO: 'on' });
+  // WEB_DIST: a build elsewhere than web/dist (e.g. `vite build --outDir /tmp/x` beside a test run using web/dist).
+  const server = await startServer({ DEMO: 'on', ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}) });
   const browser = await launchBrowser();
   try {
     // One login: its session (the token in localStorage) opens every screen below.
