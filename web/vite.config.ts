@@ -50,6 +50,77 @@ function precompress(): Plugin {
 
 const SRC = path.resolve(import.meta.dirname, 'src');
 
+/** antd's table column filter menu is replaced by src/shared/table/noColumnFilters.ts (see there why). */
+function withoutColumnFilters(): Plugin {
+  const stub = path.join(SRC, 'shared/table/noColumnFilters.ts');
+  return {
+    name: 'geosentry-without-column-filters',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!/[\\/]useFilter[\\/]FilterDropdown(\.js)?$/.test(source) && source !== './FilterDropdown') return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && /antd[\\/]es[\\/]table[\\/]hooks[\\/]useFilter[\\/]FilterDropdown\.js$/.test(resolved.id)
+        ? stub
+        : null;
+    },
+  };
+}
+
+/**
+ * Lists, in index.html, the chunks a signed-in start needs beyond the entry: the console's (app/Console.tsx) and
+ * home's (features/home/HomePage.tsx), each with the chunks it imports, less those the entry already loads.
+ * src/preload.ts asks for them at once when the page starts signed in, instead of after the entry's first steps.
+ */
+function consolePreload(): Plugin {
+  return {
+    name: 'geosentry-console-preload',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle) return html;
+        const chunks = Object.values(ctx.bundle).filter((c) => c.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const closure = (start: string[], skip = new Set<string>()): Set<string> => {
+          const seen = new Set<string>();
+          const walk = (file: string): void => {
+            if (seen.has(file) || skip.has(file)) return;
+            seen.add(file);
+            for (const f of byFile.get(file)?.imports ?? []) walk(f);
+          };
+          start.forEach(walk);
+          return seen;
+        };
+        const entry = closure(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
+        const of = (module: RegExp): string[] =>
+          chunks.filter((c) => c.facadeModuleId && module.test(c.facadeModuleId)).map((c) => c.fileName);
+        const consoleFiles = closure(of(/[\\/]src[\\/]app[\\/]Console\.tsx$/), entry);
+        const homeFiles = closure(
+          of(/[\\/]src[\\/]features[\\/]home[\\/]HomePage\.tsx$/),
+          new Set([...entry, ...consoleFiles]),
+        );
+        if (consoleFiles.size === 0) this.error('consolePreload: no chunk for src/app/Console.tsx');
+        const meta = (name: string, files: Set<string>) => ({
+          tag: 'meta',
+          attrs: { name, content: [...files].map((f) => `/${f}`).join(' ') },
+          injectTo: 'head' as const,
+        });
+        // The console's catalogues, per language (src/preload.ts picks the one the page will use).
+        const catalogues = ['en', 'zh', 'ko'].map((lang) =>
+          meta(
+            `gs-preload-console-${lang}`,
+            new Set(chunks.filter((c) => c.name === `locale-${lang}-console`).map((c) => c.fileName)),
+          ),
+        );
+        return {
+          html,
+          tags: [meta('gs-preload-console', consoleFiles), meta('gs-preload-home', homeFiles), ...catalogues],
+        };
+      },
+    },
+  };
+}
+
 /**
  * `virtual:menu-titles/<lang>`: every screen's title in one language ({namespace: {key: text}}), read from the
  * titleKeys of the route files and the language's catalogues. The console's layout loads it (src/shared/i18n.ts) so
@@ -129,7 +200,7 @@ const MENU_ICONS = ((): Set<string> => {
 
 export default defineConfig({
   // The contract without the schemas a screen does not validate with (tools/vite-contract.ts).
-  plugins: [react(), precompress(), contractForBrowserPlugin(), menuTitles()],
+  plugins: [withoutColumnFilters(), react(), precompress(), contractForBrowserPlugin(), menuTitles(), consolePreload()],
   server: {
     port: Number(process.env.WEB_PORT ?? 5173),
     proxy: { '/api': { target: api, ws: true } },
@@ -142,8 +213,15 @@ export default defineConfig({
       // index re-exports: antd's context layer imports FormProvider from @rc-component/form, and every page then
       // carried the whole form engine and its validator. Their modules have no side effects of their own (styles
       // are injected by hooks at render), so unused ones are left out.
+      // A feature's index.ts only re-exports its public surface (and declares lazy screens): marked side-effect
+      // free, importing one thing through it (a state tag) no longer loads everything it re-exports (the feature's
+      // API module with its form schemas and zod).
       treeshake: {
-        moduleSideEffects: (id) => (/[\\/]node_modules[\\/]@rc-component[\\/]/.test(id) ? false : undefined),
+        moduleSideEffects: (id) =>
+          /[\\/]node_modules[\\/]@rc-component[\\/]/.test(id) ||
+          /[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id)
+            ? false
+            : undefined,
       },
       output: {
         codeSplitting: {
