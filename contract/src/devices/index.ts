@@ -20,6 +20,7 @@ import {
   gnssDeviceEditBody,
 } from './schemas.ts';
 
+export * from './catalogue.ts';
 export * from './schemas.ts';
 
 const tags = ['devices'];

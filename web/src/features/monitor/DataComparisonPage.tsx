@@ -1,17 +1,12 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useQueries } from '@tanstack/react-query';
-import { App, Alert, Card, Empty, Flex, Select, Tag, Typography } from 'antd';
+import { App, Alert, Card, Empty, Flex, Select, Tag } from 'antd';
 import type { DeviceOption } from '@geosentry/contract';
 import { EChart } from '../../shared/charts/EChart.tsx';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import {
-  AggregationPicker,
-  QuantityPicker,
-  SitePicker,
-  TimeRangePicker,
-  useDeviceOptionGroups,
-} from './shared/Pickers.tsx';
+import { QuantityPicker, SitePicker, useDeviceOptionGroups } from './shared/Pickers.tsx';
+import { AggregationPicker, TimeRangePicker } from './shared/TimePickers.tsx';
 import { useChosenSite, useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
 import { useQuantityText } from './shared/format.ts';
 import { isRangeComplete, periodOf, type Aggregation, type TimeRange } from './shared/timeRange.ts';
@@ -111,9 +106,7 @@ export default function DataComparisonPage() {
       <Card className="gs-monitor-toolbar" variant="borderless">
         <Flex vertical gap={10}>
           <Flex gap={12} wrap align="center">
-            <Typography.Title level={5} style={{ margin: 0 }}>
-              {t('comparison.title')}
-            </Typography.Title>
+            <h5 className="gs-section-title">{t('comparison.title')}</h5>
             <SitePicker
               sites={sites}
               value={platformId}

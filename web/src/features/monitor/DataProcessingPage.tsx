@@ -16,7 +16,6 @@ import {
   Row,
   Select,
   Table,
-  Typography,
 } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, EyeOutlined, CheckOutlined } from '@ant-design/icons';
@@ -24,7 +23,8 @@ import type { Dayjs } from 'dayjs';
 import { GNSS_MODULE_ID, MODULE_DATA_LIMITS, SMOOTH_METHODS, type SmoothMethod } from '@geosentry/contract';
 import { EChart } from '../../shared/charts/EChart.tsx';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { DevicePicker, QuantityPicker, SitePicker, TimeRangePicker, ZoneTag } from './shared/Pickers.tsx';
+import { DevicePicker, QuantityPicker, SitePicker } from './shared/Pickers.tsx';
+import { TimeRangePicker, ZoneTag } from './shared/TimePickers.tsx';
 import { todayDate, wallToInstant } from '../../shared/time.ts';
 import { useTimeZone, withZone } from '../../shared/useTimeZone.ts';
 import { useChosenSite, useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
@@ -228,9 +228,7 @@ export default function DataProcessingPage() {
     <Flex vertical gap={12} data-testid="monitor-processing">
       <Card className="gs-monitor-toolbar" variant="borderless">
         <Flex gap={12} wrap align="center">
-          <Typography.Title level={5} style={{ margin: 0 }}>
-            {t('processing.title')}
-          </Typography.Title>
+          <h5 className="gs-section-title">{t('processing.title')}</h5>
           <SitePicker sites={sites} value={platformId} onChange={setPlatformId} loading={sitesLoading} />
           <DevicePicker devices={siteDevices.data ?? []} value={device?.deviceId} onChange={setDeviceId} />
           <QuantityPicker moduleId={device?.moduleId} value={quantity} onChange={setQuantity} />

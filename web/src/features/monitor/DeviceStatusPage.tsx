@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Badge, Card, Col, Empty, Flex, Input, Row, Statistic, Table, Typography, theme } from 'antd';
+import { Alert, Badge, Card, Col, Empty, Flex, Input, Row, Statistic, Table, theme } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DEVICE_STATES, type DeviceState, type RealTimeDevice } from '@geosentry/contract';
 import { useSiteReadings, type SiteEvent } from '../../shared/socket.ts';
@@ -133,9 +133,7 @@ export default function DeviceStatusPage() {
     <Flex vertical gap={12} data-testid="monitor-status">
       <Card className="gs-monitor-toolbar" variant="borderless">
         <Flex gap={12} wrap align="center">
-          <Typography.Title level={5} style={{ margin: 0 }}>
-            {t('status.title')}
-          </Typography.Title>
+          <h5 className="gs-section-title">{t('status.title')}</h5>
           <SitePicker sites={sites} value={platformId} onChange={setPlatformId} loading={sitesLoading} />
           <Input.Search
             allowClear
@@ -163,9 +161,9 @@ export default function DeviceStatusPage() {
               title={t('status.total')}
               value={rows.length}
               suffix={
-                <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+                <span className="gs-muted" style={{ fontSize: 13 }}>
                   {t('status.onlineOf', { count: online })}
-                </Typography.Text>
+                </span>
               }
             />
           </Card>

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Empty, Flex, InputNumber, Segmented, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Flex, InputNumber, Segmented, Tag } from 'antd';
 import { ExperimentOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import {
   FORECAST_LIMITS,
@@ -12,7 +12,8 @@ import {
 } from '@geosentry/contract';
 import { EChart, type EChartOption } from '../../shared/charts/EChart.tsx';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { AggregationPicker, DevicePicker, QuantityPicker, SitePicker, TimeRangePicker } from './shared/Pickers.tsx';
+import { DevicePicker, QuantityPicker, SitePicker } from './shared/Pickers.tsx';
+import { AggregationPicker, TimeRangePicker } from './shared/TimePickers.tsx';
 import { useChosenSite, useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
 import { useChosenDevice } from './shared/useDeviceChoice.ts';
 import { useQuantityText } from './shared/format.ts';
@@ -241,9 +242,7 @@ export default function ForecastPage() {
       <Card className="gs-monitor-toolbar" variant="borderless">
         <Flex vertical gap={10}>
           <Flex gap={12} wrap align="center">
-            <Typography.Title level={5} style={{ margin: 0 }}>
-              {t('forecast.title')}
-            </Typography.Title>
+            <h5 className="gs-section-title">{t('forecast.title')}</h5>
             <SitePicker sites={sites} value={platformId} onChange={setPlatformId} loading={sitesLoading} />
             <DevicePicker devices={siteDevices.data ?? []} value={device?.deviceId} onChange={setDeviceId} />
             <QuantityPicker moduleId={device?.moduleId} value={quantity} onChange={setQuantity} />
@@ -328,9 +327,9 @@ export default function ForecastPage() {
           <EChart option={option} notMerge height={380} loading={history.isFetching} data-testid="forecast-chart" />
         )}
         {a ? (
-          <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }} data-testid="forecast-convention">
+          <p className="gs-muted" style={{ margin: '8px 0 0' }} data-testid="forecast-convention">
             {t(`forecast.convention.${a.stats.convention}`, { n: a.stats.residualCount })}
-          </Typography.Paragraph>
+          </p>
         ) : null}
         {a?.notes.length ? <Alert type="info" showIcon title={a.notes.join(' ')} style={{ marginTop: 8 }} /> : null}
         {a ? (
@@ -367,9 +366,9 @@ export default function ForecastPage() {
           }
         >
           <Alert type="warning" showIcon title={t('forecast.iv.disclaimer')} style={{ marginBottom: 8 }} />
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }} data-testid="forecast-iv-convention">
+          <p className="gs-muted" style={{ marginBottom: 8 }} data-testid="forecast-iv-convention">
             {t('forecast.iv.convention', { window: inverse.data?.window ?? ivWindow })} {t('forecast.iv.bandMeaning')}
-          </Typography.Paragraph>
+          </p>
           {inverse.data && !inverse.data.applicable ? (
             <Alert
               type="info"

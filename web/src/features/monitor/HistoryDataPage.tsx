@@ -1,29 +1,15 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import {
-  App,
-  Alert,
-  Button,
-  Card,
-  Checkbox,
-  Col,
-  Empty,
-  Flex,
-  Row,
-  Segmented,
-  Statistic,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
+import { App, Alert, Button, Card, Checkbox, Col, Empty, Flex, Row, Segmented, Statistic, Skeleton, Tag } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DownloadOutlined, FileExcelOutlined } from '@ant-design/icons';
 import type { HistoryPoint, StatisticsType } from '@geosentry/contract';
 import { hasPermission, useSession } from '../../shared/session.ts';
 import { EChart } from '../../shared/charts/EChart.tsx';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { AggregationPicker, DevicePicker, QuantityPicker, SitePicker, TimeRangePicker } from './shared/Pickers.tsx';
+import { DevicePicker, QuantityPicker, SitePicker } from './shared/Pickers.tsx';
+import { AggregationPicker, TimeRangePicker } from './shared/TimePickers.tsx';
 import { useChosenSite, useMonitorSites, useSiteDevices } from '../../shared/monitorSites.ts';
 import { useChosenDevice } from './shared/useDeviceChoice.ts';
 import { fmtValue, useQuantityText } from './shared/format.ts';
@@ -41,6 +27,9 @@ import { timeChartOption, type ChartSeries } from './shared/seriesChart.ts';
 import { downloadCsv } from './shared/csv.ts';
 import { downloadReport, fetchHistory, fetchMaxMinAvg, liveKeys, rangeParams } from './monitorApi.ts';
 import './monitor.css';
+
+// The table view is the second one: antd's Table loads when it is first shown, not with the chart.
+const Table = lazy(() => import('antd/es/table')) as unknown as typeof import('antd/es/table').default;
 
 const DERIVED_KEYS = ['rate', 'acceleration', 'variation'] as const;
 type DerivedKey = (typeof DERIVED_KEYS)[number];
@@ -181,9 +170,7 @@ export default function HistoryDataPage() {
       <Card className="gs-monitor-toolbar" variant="borderless">
         <Flex vertical gap={10}>
           <Flex gap={12} wrap align="center">
-            <Typography.Title level={5} style={{ margin: 0 }}>
-              {t('history.title')}
-            </Typography.Title>
+            <h5 className="gs-section-title">{t('history.title')}</h5>
             <SitePicker sites={sites} value={platformId} onChange={setPlatformId} loading={sitesLoading} />
             <DevicePicker
               devices={siteDevices.data ?? []}
@@ -256,9 +243,9 @@ export default function HistoryDataPage() {
                 suffix={k !== 'count' && v !== null && v !== undefined ? unit : undefined}
                 valueStyle={{ fontSize: 20 }}
               />
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              <span className="gs-muted" style={{ fontSize: 12 }}>
                 {at ? fmtTime(at) : '\u00a0'}
-              </Typography.Text>
+              </span>
             </Card>
           </Col>
         ))}
@@ -286,16 +273,18 @@ export default function HistoryDataPage() {
         ) : view === 'chart' ? (
           <EChart option={option} notMerge height={420} loading={history.isFetching} data-testid="history-chart" />
         ) : (
-          <Table<HistoryPoint>
-            data-testid="history-table"
-            rowKey="ts"
-            size="small"
-            columns={columns}
-            dataSource={[...points].reverse()}
-            loading={history.isFetching}
-            pagination={{ defaultPageSize: 20, showSizeChanger: true, pageSizeOptions: [20, 50, 100] }}
-            scroll={{ x: 800 }}
-          />
+          <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
+            <Table<HistoryPoint>
+              data-testid="history-table"
+              rowKey="ts"
+              size="small"
+              columns={columns}
+              dataSource={[...points].reverse()}
+              loading={history.isFetching}
+              pagination={{ defaultPageSize: 20, showSizeChanger: true, pageSizeOptions: [20, 50, 100] }}
+              scroll={{ x: 800 }}
+            />
+          </Suspense>
         )}
       </Card>
     </Flex>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Card, Col, Empty, Flex, Row, Segmented, Table, Typography } from 'antd';
+import { Alert, Card, Col, Empty, Flex, Row, Segmented, Table } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { RealTimeDevice } from '@geosentry/contract';
 import { DeviceStateTag } from '../devices/index.ts';
@@ -61,12 +61,10 @@ export default function RealTimeDataPage() {
       fixed: 'left',
       render: (_, d) => (
         <Flex vertical>
-          <Typography.Text strong ellipsis>
-            {d.deviceName}
-          </Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <strong className="gs-ellipsis">{d.deviceName}</strong>
+          <span className="gs-muted" style={{ fontSize: 12 }}>
             {d.number}
-          </Typography.Text>
+          </span>
         </Flex>
       ),
     },
@@ -142,9 +140,7 @@ export default function RealTimeDataPage() {
     <Flex vertical gap={12} data-testid="monitor-realtime">
       <Card className="gs-monitor-toolbar" variant="borderless">
         <Flex gap={12} wrap align="center">
-          <Typography.Title level={5} style={{ margin: 0 }}>
-            {t('realtime.title')}
-          </Typography.Title>
+          <h5 className="gs-section-title">{t('realtime.title')}</h5>
           <SitePicker sites={sites} value={platformId} onChange={setPlatformId} loading={sitesLoading} />
           <ModulePicker devices={siteDevices.data ?? []} value={moduleId} onChange={setModuleId} />
           <Segmented<'table' | 'charts'>
@@ -218,7 +214,7 @@ function TrendCell({ device: d, live }: { device: RealTimeDevice; live: LiveRead
   const text = useQuantityText();
   const q = mainQuantity(d);
   const points = useDeviceTrail(d.deviceId, q, live, { ts: d.lastReadingAt, values: d.values });
-  if (points.length === 0) return <Typography.Text type="secondary">-</Typography.Text>;
+  if (points.length === 0) return <span className="gs-muted">-</span>;
   return <Sparkline points={points} height={36} unit={q ? text.meta(d.moduleId, q).unit : ''} />;
 }
 
@@ -234,20 +230,22 @@ export function DeviceChartCard({ device: d, live }: { device: RealTimeDevice; l
       size="small"
       title={
         <Flex justify="space-between" align="center" gap={8}>
-          <Typography.Text ellipsis>{d.deviceName}</Typography.Text>
+          <span className="gs-ellipsis" title={d.deviceName}>
+            {d.deviceName}
+          </span>
           <DeviceStateTag state={d.state} />
         </Flex>
       }
       data-testid={`rt-chart-${d.deviceId}`}
     >
-      <Typography.Text type="secondary">
+      <span className="gs-muted">
         {meta.label}: {q ? text.show(d.moduleId, q, d.values, d.units[q]) : '-'}
-      </Typography.Text>
+      </span>
       {points.length > 0 ? (
         <Sparkline points={points} height={110} unit={meta.unit} />
       ) : (
         <Flex align="center" justify="center" style={{ height: 110 }}>
-          <Typography.Text type="secondary">{t('empty.noData')}</Typography.Text>
+          <span className="gs-muted">{t('empty.noData')}</span>
         </Flex>
       )}
     </Card>

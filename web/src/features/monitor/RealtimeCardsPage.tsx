@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Card, Col, Empty, Flex, Row, Spin, Typography } from 'antd';
+import { Alert, Card, Col, Empty, Flex, Row, Spin } from 'antd';
 import type { Language, RealTimeDevice } from '@geosentry/contract';
 import { DeviceStateTag } from '../devices/index.ts';
 import { ModulePicker, SitePicker } from './shared/Pickers.tsx';
@@ -26,9 +26,7 @@ export default function RealtimeCardsPage() {
     <Flex vertical gap={12} data-testid="monitor-cards">
       <Card className="gs-monitor-toolbar" variant="borderless">
         <Flex gap={12} wrap align="center">
-          <Typography.Title level={5} style={{ margin: 0 }}>
-            {t('cards.title')}
-          </Typography.Title>
+          <h5 className="gs-section-title">{t('cards.title')}</h5>
           <SitePicker sites={sites} value={platformId} onChange={setPlatformId} loading={sitesLoading} />
           <ModulePicker devices={siteDevices.data ?? []} value={moduleId} onChange={setModuleId} />
           <div style={{ flex: 1 }} />
@@ -63,8 +61,7 @@ function WindValue({ angle, values, lang }: { angle: number; values: Record<stri
   if (name === '--') return <span className="gs-monitor-big">--</span>;
   return (
     <>
-      <span className="gs-monitor-big">{name}</span>{' '}
-      <Typography.Text type="secondary">{fmtValue(angle)}°</Typography.Text>
+      <span className="gs-monitor-big">{name}</span> <span className="gs-muted">{fmtValue(angle)}°</span>
     </>
   );
 }
@@ -89,9 +86,9 @@ function BigCard({
       data-testid={`card-${d.deviceId}`}
       title={
         <Flex justify="space-between" align="center" gap={8}>
-          <Typography.Text strong ellipsis title={`${d.deviceName} (${d.number})`}>
+          <strong className="gs-ellipsis" title={`${d.deviceName} (${d.number})`}>
             {d.deviceName}
-          </Typography.Text>
+          </strong>
           <Flash at={flash.get(`${d.deviceId}:state`)}>
             <DeviceStateTag state={d.state} />
           </Flash>
@@ -99,24 +96,24 @@ function BigCard({
       }
       styles={{ body: { paddingTop: 12 } }}
     >
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+      <span className="gs-muted" style={{ fontSize: 12 }}>
         {d.moduleName} · {d.number}
-      </Typography.Text>
+      </span>
       <Flex wrap gap="8px 20px" style={{ margin: '8px 0', minHeight: 52 }}>
         {keys.slice(0, 4).map((k) => {
           const meta = text.meta(d.moduleId, k);
           return (
             <Flex vertical key={k} style={{ minWidth: 0 }}>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }} ellipsis>
+              <span className="gs-muted gs-ellipsis" style={{ fontSize: 12 }} title={meta.label}>
                 {meta.label}
-              </Typography.Text>
+              </span>
               <Flash at={flash.get(`${d.deviceId}:${k}`)} testId={`card-value-${d.deviceId}-${k}`}>
                 {isWindDirectionKey(k) && d.values[k] !== undefined ? (
                   <WindValue angle={d.values[k]} values={d.values} lang={text.lang} />
                 ) : (
                   <>
                     <span className="gs-monitor-big">{fmtValue(d.values[k])}</span>{' '}
-                    <Typography.Text type="secondary">{d.units[k] ?? meta.unit}</Typography.Text>
+                    <span className="gs-muted">{d.units[k] ?? meta.unit}</span>
                   </>
                 )}
               </Flash>
@@ -128,23 +125,23 @@ function BigCard({
         <Sparkline points={points} height={64} unit={q ? d.units[q] : ''} />
       ) : (
         <Flex align="center" justify="center" style={{ height: 64 }}>
-          <Typography.Text type="secondary">{t('empty.noData')}</Typography.Text>
+          <span className="gs-muted">{t('empty.noData')}</span>
         </Flex>
       )}
       <Flex justify="space-between" style={{ marginTop: 8, fontSize: 12 }} wrap gap={4}>
         <Flash at={flash.get(`${d.deviceId}:time`)}>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <span className="gs-muted" style={{ fontSize: 12 }}>
             {fmtTime(d.lastReadingAt)}
-          </Typography.Text>
+          </span>
         </Flash>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <span className="gs-muted" style={{ fontSize: 12 }}>
           {[
             d.battery !== null ? `${t('col.battery')} ${fmtValue(d.battery)}%` : null,
             d.voltage !== null ? `${t('col.voltage')} ${fmtValue(d.voltage)} V` : null,
           ]
             .filter(Boolean)
             .join(' · ')}
-        </Typography.Text>
+        </span>
       </Flex>
     </Card>
   );
