@@ -16,6 +16,7 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
+  { files: ['web/public/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   {
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
