@@ -266,12 +266,13 @@ export default function TsManagementPage() {
       ...sortable('responsiblePerson'),
       render: (v: string | null) => v ?? '-',
     },
-    { title: t('fields.inspector'), dataIndex: 'inspector', width: 110, ...sortable('inspector') },
+    { title: t('fields.inspector'), dataIndex: 'inspector', width: 110, optional: 3, ...sortable('inspector') },
     {
       title: t('fields.problems'),
       dataIndex: 'problems',
       key: 'problems',
       width: 130,
+      optional: 2,
       render: (n: number) =>
         n > 0 ? (
           <Tag color="error">{t('list.problems', { count: n })}</Tag>
@@ -298,6 +299,7 @@ export default function TsManagementPage() {
       title: t('fields.completedDate'),
       dataIndex: 'completedDate',
       width: 130,
+      optional: 4,
       ...sortable('completedDate'),
       render: (v: string | null) => v ?? '-',
     },
@@ -306,6 +308,7 @@ export default function TsManagementPage() {
       dataIndex: 'requirement',
       key: 'requirement',
       width: 240,
+      optional: 1,
       ellipsis: true,
       render: (v: string | null) => (v ? <Tooltip title={v}>{v}</Tooltip> : '-'),
     },
