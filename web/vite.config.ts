@@ -26,11 +26,20 @@ function precompress(): Plugin {
     apply: 'build',
     async writeBundle(options, bundle) {
       const dir = options.dir ?? path.resolve('dist');
-      const files = Object.keys(bundle).filter((f) => /\.(js|mjs|css|html|svg|json)$/.test(f));
+      const text = (f: string) => /\.(js|mjs|css|html|svg|json)$/.test(f);
+      // The bundle's files, and those copied from public/ (read from their source: the copy may not be there yet).
+      const publicDir = path.resolve(import.meta.dirname, 'public');
+      const copied = existsSync(publicDir) ? readdirSync(publicDir).filter(text) : [];
+      const files = [
+        ...Object.keys(bundle)
+          .filter(text)
+          .map((f) => ({ f, src: path.join(dir, f) })),
+        ...copied.map((f) => ({ f, src: path.join(publicDir, f) })),
+      ];
       await Promise.all(
-        files.map(async (f) => {
+        files.map(async ({ f, src }) => {
           const file = path.join(dir, f);
-          const raw = await readFile(file);
+          const raw = await readFile(src);
           const [br, gzipped] = await Promise.all([
             brotli(raw, {
               params: {

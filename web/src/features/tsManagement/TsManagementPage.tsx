@@ -253,6 +253,13 @@ export default function TsManagementPage() {
       ),
     },
     {
+      title: t('fields.state'),
+      dataIndex: 'state',
+      width: 150,
+      ...sortable('state'),
+      render: (_v: TsState, row) => <StateTag row={row} />,
+    },
+    {
       title: t('fields.problemType'),
       dataIndex: 'problemType',
       width: 150,
@@ -266,26 +273,18 @@ export default function TsManagementPage() {
       ...sortable('responsiblePerson'),
       render: (v: string | null) => v ?? '-',
     },
-    { title: t('fields.inspector'), dataIndex: 'inspector', width: 110, optional: 3, ...sortable('inspector') },
+    { title: t('fields.inspector'), dataIndex: 'inspector', width: 110, ...sortable('inspector') },
     {
       title: t('fields.problems'),
       dataIndex: 'problems',
       key: 'problems',
       width: 130,
-      optional: 2,
       render: (n: number) =>
         n > 0 ? (
           <Tag color="error">{t('list.problems', { count: n })}</Tag>
         ) : (
           <Tag color="success">{t('list.allOk')}</Tag>
         ),
-    },
-    {
-      title: t('fields.state'),
-      dataIndex: 'state',
-      width: 150,
-      ...sortable('state'),
-      render: (_v: TsState, row) => <StateTag row={row} />,
     },
     {
       title: t('fields.deadline'),
@@ -299,7 +298,6 @@ export default function TsManagementPage() {
       title: t('fields.completedDate'),
       dataIndex: 'completedDate',
       width: 130,
-      optional: 4,
       ...sortable('completedDate'),
       render: (v: string | null) => v ?? '-',
     },
@@ -308,7 +306,6 @@ export default function TsManagementPage() {
       dataIndex: 'requirement',
       key: 'requirement',
       width: 240,
-      optional: 1,
       ellipsis: true,
       render: (v: string | null) => (v ? <Tooltip title={v}>{v}</Tooltip> : '-'),
     },
