@@ -275,6 +275,20 @@ export async function shot(page: Page, name: string, dir = SHOTS, settleMs = 20_
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
 }
 
+/** Opens every group of the side menu (nested ones too) and lists the screens its items lead to, in menu order. */
+export async function menuScreens(page: Page): Promise<string[]> {
+  const menu = page.locator('[data-testid="side-menu"]');
+  for (let round = 0; round < 10; round++) {
+    const closed = menu.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
+    const n = await closed.count();
+    if (n === 0) break;
+    for (let i = n - 1; i >= 0; i--) await closed.nth(i).click();
+  }
+  return menu
+    .locator('li.ant-menu-item [data-testid^="menu-"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
+}
+
 /**
  * Fails when the page shows a raw catalogue key instead of its translation: an element whose whole text (or
  * placeholder, or title) looks like `namespace:key` or `a.b` (letters and digits, no spaces). Hidden views

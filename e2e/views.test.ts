@@ -4,6 +4,7 @@ import { signLogin } from '@geosentry/contract';
 import {
   ADMIN_PASSWORD,
   loginAs,
+  menuScreens,
   resumeSession,
   newPage,
   requestsDone,
@@ -39,20 +40,6 @@ async function launchMeasuringBrowser(): Promise<Browser> {
       '--js-flags=--expose-gc',
     ],
   });
-}
-
-/** Opens every group of the side menu (nested ones too) and lists the screens its items lead to, in menu order. */
-async function menuScreens(page: Page): Promise<string[]> {
-  const menu = page.locator('[data-testid="side-menu"]');
-  for (let round = 0; round < 10; round++) {
-    const closed = menu.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
-    const n = await closed.count();
-    if (n === 0) break;
-    for (let i = n - 1; i >= 0; i--) await closed.nth(i).click();
-  }
-  return menu
-    .locator('li.ant-menu-item [data-testid^="menu-"]')
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
 }
 
 const hashPath = (url: string): string => (new URL(url).hash.slice(1) || '/').split('?')[0]!;

@@ -7,24 +7,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, ROOT, launchBrowser, loginAs, newPage, requestsDone, startServer } from '../e2e/harness.ts';
+import {
+  ADMIN_PASSWORD,
+  ROOT,
+  launchBrowser,
+  loginAs,
+  menuScreens,
+  newPage,
+  requestsDone,
+  startServer,
+} from '../e2e/harness.ts';
 
 const OUT = path.join(ROOT, 'test-results', 'screens');
 const OTHER = Number(process.env.SCREENS_OTHER ?? 5);
-
-/** Opens every group of the side menu and lists the screens its items lead to, in menu order. */
-async function menuScreens(page: Page): Promise<string[]> {
-  const menu = page.locator('[data-testid="side-menu"]');
-  for (let round = 0; round < 10; round++) {
-    const closed = menu.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
-    const n = await closed.count();
-    if (n === 0) break;
-    for (let i = n - 1; i >= 0; i--) await closed.nth(i).click();
-  }
-  return menu
-    .locator('li.ant-menu-item [data-testid^="menu-"]')
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
-}
 
 /** Opens a screen and waits until its view shows and has stopped loading. */
 async function open(page: Page, url: string, screen: string): Promise<void> {

@@ -7,6 +7,7 @@ import type { SiteMonitorTypeRow } from '@geosentry/contract';
 import { ListPage } from '../../shared/table/ListPage.tsx';
 import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
 import { useServerTable } from '../../shared/table/serverTable.ts';
+import { BoundFilter } from '../../shared/table/BoundFilter.tsx';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { useSiteOptions } from '../../shared/sites.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
@@ -259,17 +260,15 @@ export default function ModulesPage() {
               onChange={(e) => setKeywordInput(e.target.value)}
               onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
             />
-            <Select<'bound' | 'unbound'>
-              allowClear
+            <BoundFilter
               data-testid="modules-filter-bound"
-              style={{ width: 180 }}
-              placeholder={t('filters.bound')}
-              value={params.bound === undefined ? undefined : params.bound ? 'bound' : 'unbound'}
-              options={[
-                { value: 'bound', label: t('filters.onlyBound') },
-                { value: 'unbound', label: t('filters.onlyUnbound') },
-              ]}
-              onChange={(v) => setFilter({ bound: v === undefined ? undefined : v === 'bound' })}
+              value={params.bound}
+              onChange={(bound) => setFilter({ bound })}
+              labels={{
+                placeholder: t('filters.bound'),
+                bound: t('filters.onlyBound'),
+                unbound: t('filters.onlyUnbound'),
+              }}
             />
             <Button
               onClick={() => {

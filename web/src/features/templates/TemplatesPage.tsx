@@ -8,6 +8,7 @@ import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
 import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
 import { useServerTable } from '../../shared/table/serverTable.ts';
+import { BoundFilter } from '../../shared/table/BoundFilter.tsx';
 import { formatTime } from '../../shared/time.ts';
 import { MessageBoard } from '../comments/index.ts';
 import { TemplateFormModal } from './TemplateFormModal.tsx';
@@ -288,17 +289,16 @@ export default function TemplatesPage() {
                     onChange={(e) => setKeywordInput(e.target.value)}
                     onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
                   />
-                  <Select<'bound' | 'unbound'>
-                    allowClear
+                  <BoundFilter
                     data-testid="template-filter-bound"
-                    style={{ width: 170 }}
-                    placeholder={t('filters.bound')}
-                    value={params.bound === undefined ? undefined : params.bound ? 'bound' : 'unbound'}
-                    options={[
-                      { value: 'bound', label: t('filters.onlyBound') },
-                      { value: 'unbound', label: t('filters.onlyUnbound') },
-                    ]}
-                    onChange={(v) => setFilter({ bound: v === undefined ? undefined : v === 'bound' })}
+                    width={170}
+                    value={params.bound}
+                    onChange={(bound) => setFilter({ bound })}
+                    labels={{
+                      placeholder: t('filters.bound'),
+                      bound: t('filters.onlyBound'),
+                      unbound: t('filters.onlyUnbound'),
+                    }}
                   />
                   <Button
                     onClick={() => {
