@@ -26,3 +26,4 @@ export * from './moduleData/index.ts';
 export * from './alerts/index.ts';
 export * from './alertNotifications/index.ts';
 export * from './tsManagement/index.ts';
+export * from './dashboard/index.ts';
