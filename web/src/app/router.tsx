@@ -2,6 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { createHashRouter } from 'react-router-dom';
 import { PublicOnly, RequireLogin } from './guards.tsx';
 import { LoginPage } from '../features/session/index.ts';
+import { BigScreenPage } from '../features/dashboard/index.ts';
 import { currentLanguage, loadConsoleCatalogues } from '../shared/i18n.ts';
 import { loadUiLocale } from '../shared/uiLocale.ts';
 
@@ -32,6 +33,9 @@ export const router = createHashRouter([
     element: <PublicOnly>{loading(<LoginPage />)}</PublicOnly>,
   },
   { path: '/404', element: loading(<NotFoundPage />) },
+  // The big screen (spec §2): outside the main layout and without antd; the page picks the variant the user may see.
+  { path: '/digitalGallery', element: <RequireLogin>{loading(<BigScreenPage variant="common" />)}</RequireLogin> },
+  { path: '/digitalGallery-xqh', element: <RequireLogin>{loading(<BigScreenPage variant="xqh" />)}</RequireLogin> },
   {
     path: '*',
     element: <RequireLogin>{loading(<Console />)}</RequireLogin>,
