@@ -34,6 +34,8 @@ export interface Config {
   projectTitle: string;
   copyright: string;
   supportPhone: string;
+  /** The link of the top bar's app download QR code (spec §2); empty: the console's own address. */
+  appDownloadUrl: string;
   platformType: string;
   webDist: string | null;
   logLevel: string;
@@ -134,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     projectTitle: env.PROJECT_TITLE || '',
     copyright: env.COPYRIGHT || `© ${new Date().getFullYear()} Geosentry`,
     supportPhone: env.SUPPORT_PHONE || '400-000-0000',
+    appDownloadUrl: env.APP_DOWNLOAD_URL?.trim() ?? '',
     platformType: env.PLATFORM_TYPE || 'disaster',
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? path.join(here, '../../web/dist')),
     logLevel: env.LOG_LEVEL || 'info',

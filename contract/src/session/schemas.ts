@@ -53,6 +53,8 @@ export const publicConfigSchema = z.object({
   supportPhone: z.string(),
   captcha: z.boolean(),
   platformType: z.string(),
+  /** The app download link the top bar's QR code carries (APP_DOWNLOAD_URL); empty: the console's own address. */
+  appDownloadUrl: z.string(),
 });
 export type PublicConfig = z.output<typeof publicConfigSchema>;
 

@@ -54,6 +54,7 @@ export class SessionService {
       supportPhone: c.supportPhone,
       captcha: c.captcha,
       platformType: c.platformType,
+      appDownloadUrl: c.appDownloadUrl,
     };
   }
 

@@ -30,6 +30,8 @@ import { SideMenu } from './SideMenu.tsx';
 import { TagsView } from './TagsView.tsx';
 import { UserMenu } from './UserMenu.tsx';
 import { AppDownload } from './AppDownload.tsx';
+import { BigScreenLink } from './BigScreenLink.tsx';
+import { RoleImages } from './RoleImages.tsx';
 import { AlertPopup } from '../../features/alerts/index.ts';
 
 const SIDEBAR_COOKIE = 'sidebarStatus';
@@ -193,6 +195,9 @@ export function MainLayout(): ReactElement {
           <div className="gs-sider-menu">
             <SideMenu nodes={nodes} active={active} collapsed={collapsed} />
           </div>
+          {collapsed ? null : (
+            <RoleImages fileId={session.userInfo?.roleFileId ?? session.userInfo?.role.roleFileId ?? null} />
+          )}
         </Layout.Sider>
         <Layout className="gs-body">
           <Layout.Header className="gs-header">
@@ -214,6 +219,7 @@ export function MainLayout(): ReactElement {
             </div>
             <div className="gs-header-right">
               {hasPermission('appDownload', session) ? <AppDownload /> : null}
+              {hasPermission('digitalGallery', session) ? <BigScreenLink /> : null}
               <AlertPopup />
               <LanguageSwitch className="gs-header-action" />
               <UserMenu />
