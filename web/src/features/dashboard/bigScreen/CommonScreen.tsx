@@ -93,7 +93,7 @@ export function CommonScreen({ words }: { words: Words }): ReactElement {
           <RankingBoard
             rows={rainRows}
             header={[t('rank.gauge'), t('rank.rain')]}
-            height={300}
+            height={420}
             empty={t('noRain')}
             testId="rain-ranking"
           />

@@ -180,6 +180,21 @@ export function DutyScreen({ words }: { words: Words }): ReactElement {
         <Panel title={t('panel.openAlerts')} testId="panel-open">
           <OpenAlerts open={site?.open ?? {}} words={words} />
         </Panel>
+        <Panel title={t('panel.sites')} className="bs-grow" testId="panel-sites">
+          <ol className="bs-site-list" data-testid="duty-sites">
+            {order.slice(0, 6).map((s) => (
+              <li
+                key={s.platformId}
+                className={s.platformId === current ? 'bs-current' : undefined}
+                onClick={() => pick(s.platformId)}
+              >
+                <i style={{ background: SITE_STATE_COLOURS[s.state] }} />
+                <span>{s.name}</span>
+                <em>{words.state(s.state)}</em>
+              </li>
+            ))}
+          </ol>
+        </Panel>
       </div>
       <div className="bs-col bs-centre">
         <Panel
