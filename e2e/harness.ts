@@ -28,6 +28,8 @@ export interface RunningServer {
   proc: ChildProcess;
   output: () => string;
   stop(): Promise<void>;
+  /** Stops the server process and starts it again on the same port and data folder (the data stays). */
+  restart(): Promise<void>;
 }
 
 /**
@@ -68,52 +70,61 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       ? fs.mkdtempSync(path.join(os.tmpdir(), 'gs-e2e-'))
       : await copyPgliteTemplate('migrated');
   let out = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CAPTCHA: 'off',
-      ADMIN_PASSWORD,
-      DEMO: 'off',
-      LOG_LEVEL: 'warn',
-      MQTT_PORT: String(await freePort()),
-      ...(web ? { WEB_DIST: web } : {}),
-      ...env,
-    },
-  });
-  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const childEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    CAPTCHA: 'off',
+    ADMIN_PASSWORD,
+    DEMO: 'off',
+    LOG_LEVEL: 'warn',
+    MQTT_PORT: String(await freePort()),
+    ...(web ? { WEB_DIST: web } : {}),
+    ...env,
+  };
   const url = `http://127.0.0.1:${port}`;
-  // Generous: on the shared two-core machine under load a start has taken over 100 s (tsx, PGlite, the app).
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
-    try {
-      const r = await fetch(`${url}/api/health`);
-      if (r.ok) break;
-    } catch {
-      /* not yet */
+  const launch = async (): Promise<ChildProcess> => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: ROOT, env: childEnv });
+    proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    // Generous: on the shared two-core machine under load a start has taken over 100 s (tsx, PGlite, the app).
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
+      try {
+        const r = await fetch(`${url}/api/health`);
+        if (r.ok) break;
+      } catch {
+        /* not yet */
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
+      await new Promise((r) => setTimeout(r, 250));
     }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
+    return proc;
+  };
+  const halt = async (proc: ChildProcess): Promise<void> => {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    }
+  };
+  const server: RunningServer = {
     url,
     dataDir,
-    proc,
+    proc: await launch(),
     output: () => out,
     async stop() {
-      if (proc.exitCode === null) {
-        proc.kill('SIGTERM');
-        await new Promise((r) => proc.once('exit', r));
-      }
+      await halt(server.proc);
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (web) fs.rmSync(web, { recursive: true, force: true });
     },
+    async restart() {
+      await halt(server.proc);
+      server.proc = await launch();
+    },
   };
+  return server;
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -8,8 +8,10 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const only = process.argv[2];
 const files = fs
   .readdirSync(path.join(root, 'bench'))
-  // The soak (30 minutes) runs only when named: `npm run bench -- soak`.
-  .filter((f) => f.endsWith('.bench.ts') && (only ? f.includes(only) : f !== 'soak.bench.ts'))
+  // The soaks (30 minutes each) run only when named: `npm run bench -- soak`, `npm run bench -- bigscreen`.
+  .filter(
+    (f) => f.endsWith('.bench.ts') && (only ? f.includes(only) : !['soak.bench.ts', 'bigscreen.bench.ts'].includes(f)),
+  )
   .sort();
 let ok = true;
 for (const f of files) {
