@@ -179,6 +179,8 @@ describe('the big screen', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await resumeSession(page, server.url);
+    // One session per account: the page's login ended the script's; the script goes on with the page's token.
+    admin = await page.evaluate<string>(`localStorage.getItem('token') ?? ''`);
     const link = page.locator('[data-testid="big-screen-link"]');
     await link.waitFor();
     expect(await link.getAttribute('data-path')).toBe('/digitalGallery');
