@@ -113,6 +113,7 @@ const NO_SCREEN = new Set([
   'monitor:report',
   'monitor:generalReport',
   'monitor:vibrationReport',
+  'monitor:dataImport',
   'supervisor:dynamic',
   'supervisor:plan',
   'supervisor:archive',

@@ -27,3 +27,5 @@ export * from './alerts/index.ts';
 export * from './alertNotifications/index.ts';
 export * from './tsManagement/index.ts';
 export * from './dashboard/index.ts';
+export * from './jobs/index.ts';
+export * from './dataImport/index.ts';

@@ -53,6 +53,8 @@ import { startDemoSimulator } from './modules/simulator/simulator.demo.ts';
 import type { Simulator } from './modules/simulator/simulator.ts';
 import { registerModuleData } from './modules/moduleData/moduleData.routes.ts';
 import { connectExternalBroker, startEmbeddedBroker, type MqttIngest } from './modules/ingest/ingest.mqtt.ts';
+import { JobRunner, registerJobs } from './platform/jobs/index.ts';
+import { DataImportService, registerDataImport } from './modules/dataImport/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -75,6 +77,8 @@ export interface BuiltApp {
   notifier: AlertNotifier;
   /** The MQTT side: the embedded broker's port, or null with an external broker or none. */
   mqtt: MqttIngest | null;
+  /** Background jobs (data import; tests wait on `jobs.idle()`). */
+  jobs: JobRunner;
   close(): Promise<void>;
 }
 
@@ -305,6 +309,11 @@ export async function buildApp(
   registerForecast(app, ctx);
   registerAlertNotifications(app, ctx, notifier);
   registerModuleData(app, ctx, ingest);
+  // Background jobs: the runner is built here and handed to the modules that register handlers. Imported
+  // readings recent enough (IMPORT_SILENT_HOURS) are judged by the alert engine as live ones are.
+  const jobs = new JobRunner(ctx);
+  registerJobs(app, ctx, jobs);
+  registerDataImport(app, ctx, new DataImportService(ctx, jobs, (r) => void alertEngine.onReadings(r)));
 
   // Browser socket: authenticated by the session token (query ?token=, as browsers cannot set headers).
   // A foreign page may not open it (Origin checked before the upgrade; see originAllowed).
@@ -322,7 +331,7 @@ export async function buildApp(
     (socket, req) => {
       resolveSession(db, tokenOf(req), config.sessionIdleMs)
         .then((user) => {
-          hub.add(user.sessionId, socket, socketRights(user.roleCode, user.permissions, user.scope));
+          hub.add(user.sessionId, socket, socketRights(user.roleCode, user.permissions, user.scope), user.id);
           socket.send(JSON.stringify({ type: 'hello', userId: user.id }));
         })
         .catch((e: unknown) => {
@@ -367,6 +376,7 @@ export async function buildApp(
   }
 
   ingest.start();
+  jobs.start();
   let mqttIngest: MqttIngest | null = null;
   if (config.mqttUrl) mqttIngest = await connectExternalBroker(ctx, ingest, config.mqttUrl);
   else if (config.mqttPort >= 0) mqttIngest = await startEmbeddedBroker(ctx, ingest, config.mqttPort);
@@ -394,8 +404,10 @@ export async function buildApp(
     alertEvents,
     notifier,
     mqtt: mqttIngest,
+    jobs,
     async close() {
       clearInterval(purge);
+      await jobs.close();
       await simulator?.stop();
       await mqttIngest?.close();
       await ingest.close();

@@ -72,6 +72,12 @@ export interface Config {
   timeZone: string;
   /** Deprecated (NOTIFY_TIME_ZONE): when set, the zone of {time} in every alert message, whoever receives it. */
   notifyTimeZone: string | null;
+  /** Days a finished job (its result and files) and an unused upload are kept before the purge removes them. */
+  jobResultDays: number;
+  /** Background jobs run at the same time by one server process (1 or 2; the embedded database runs 1). */
+  jobConcurrency: number;
+  /** Imported readings older than this many hours are stored and rolled up but not judged by the alert rules. */
+  importSilentHours: number;
 }
 
 const on = (v: string | undefined, dflt: boolean): boolean =>
@@ -157,6 +163,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     notifyRetryMs: Number(env.NOTIFY_RETRY_SECONDS ?? 30) * 1000,
     timeZone: zoneSetting(env, 'TIME_ZONE') ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     notifyTimeZone: zoneSetting(env, 'NOTIFY_TIME_ZONE'),
+    jobResultDays: atLeast('JOB_RESULT_DAYS', env.JOB_RESULT_DAYS, 7, 0.001),
+    jobConcurrency: Math.min(2, atLeast('JOB_CONCURRENCY', env.JOB_CONCURRENCY, 1, 1)),
+    importSilentHours: atLeast('IMPORT_SILENT_HOURS', env.IMPORT_SILENT_HOURS, 24, 0),
     ...overrides,
   };
 }

@@ -86,6 +86,7 @@ export const PERMISSION_CATALOGUE: PermissionSeed[] = [
       m('monitor:report', 'Report'),
       m('monitor:generalReport', 'General report'),
       m('monitor:vibrationReport', 'Vibration report'),
+      m('monitor:dataImport', 'Data import'),
     ],
   },
   {

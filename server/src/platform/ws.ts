@@ -59,6 +59,8 @@ interface Client {
   /** Sites this socket asked for (they count while the scope holds them); `all` = every site of its scope. */
   sites: Set<number>;
   all: boolean;
+  /** The session's user (messages of his own, such as his jobs' progress); null when not given. */
+  userId: number | null;
 }
 
 interface SessionRow {
@@ -99,10 +101,10 @@ export class SocketHub {
   /** Messages dropped because a socket's send buffer was full (a slow browser never slows ingest). */
   dropped = 0;
 
-  add(sessionId: number, socket: WebSocket, rights: SocketRights): void {
+  add(sessionId: number, socket: WebSocket, rights: SocketRights, userId: number | null = null): void {
     let set = this.bySession.get(sessionId);
     if (!set) this.bySession.set(sessionId, (set = new Set()));
-    const client: Client = { socket, rights, sites: new Set(), all: false };
+    const client: Client = { socket, rights, sites: new Set(), all: false, userId };
     set.add(client);
     this.clients.add(client);
     socket.on('message', (raw) => this.onMessage(client, raw.toString()));
@@ -199,6 +201,24 @@ export class SocketHub {
       if (!(alert ? c.rights.alerts : c.rights.readings)) continue;
       if (!(opts.everyone || c.all || c.sites.has(platformId)) || !inScope(c.rights.scope, platformId)) continue;
       if (c.socket.readyState !== 1) continue;
+      if (c.socket.bufferedAmount > 4 * 1024 * 1024) {
+        this.dropped++;
+        continue;
+      }
+      text ??= JSON.stringify(event);
+      c.socket.send(text);
+    }
+  }
+
+  /**
+   * Sends a user's own event (his jobs' state and progress) to the open sockets of his live sessions, whatever
+   * their subscriptions: it carries nothing of a site. A session that ended has no socket here (closed at once,
+   * or by the next re-check).
+   */
+  sendToUser(userId: number, event: object): void {
+    let text: string | null = null;
+    for (const c of this.clients) {
+      if (c.userId !== userId || c.socket.readyState !== 1) continue;
       if (c.socket.bufferedAmount > 4 * 1024 * 1024) {
         this.dropped++;
         continue;

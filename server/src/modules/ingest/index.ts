@@ -3,3 +3,5 @@
 export { localBrokerUrl } from './ingest.mqtt.ts';
 export { ensurePartition } from './ingest.repository.ts';
 export type { CommittedReading, IngestService } from './ingest.service.ts';
+// The data import stores its batches with ingest's own statement (raw rows, rollups, newest values).
+export { writeBatch, type ReadingRow } from './ingest.repository.ts';

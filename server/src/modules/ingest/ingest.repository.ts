@@ -83,22 +83,27 @@ export interface BatchResult {
 
 /**
  * Each device's newest values and last-seen time from the CTE `merged` (device_id, ts, vals); answers `upd`
- * (id, platform_id, old_state).
+ * (id, platform_id, old_state). Imported readings (`imported`) only move the newest values when newer: the
+ * device was not heard from, so its last-seen time and state stay.
  */
-const DEVICE_UPDATE = `
+const deviceUpdate = (imported: boolean): string => `
   -- no key update: the lock the update takes anyway; it does not block foreign-key checks (alerts, hits)
   old as (select id, state from devices where id in (select device_id from merged) order by id for no key update),
   upd as (
     update devices dv set
-      -- last_seen_at is indexed: moving it at most every 30 s keeps most of these updates HOT (no index writes).
+${
+  imported
+    ? ''
+    : `      -- last_seen_at is indexed: moving it at most every 30 s keeps most of these updates HOT (no index writes).
       last_seen_at = case when dv.last_seen_at > now() - interval '30 seconds' then dv.last_seen_at else now() end,
-      last_values = case when dv.last_reading_at is null or m.ts >= dv.last_reading_at
+      state = case when dv.state = 'offline' then 'normal' else dv.state end,
+`
+}      last_values = case when dv.last_reading_at is null or m.ts >= dv.last_reading_at
                          then dv.last_values || m.vals else dv.last_values end,
-      last_reading_at = greatest(dv.last_reading_at, m.ts),
-      state = case when dv.state = 'offline' then 'normal' else dv.state end
+      last_reading_at = greatest(dv.last_reading_at, m.ts)
     from merged m, old o
     where dv.id = m.device_id and o.id = dv.id
-    returning dv.id, dv.platform_id, o.state as old_state)`;
+    returning dv.id, dv.platform_id, ${imported ? `'imported'::text` : 'o.state'} as old_state)`;
 
 /** Merges per-bucket aggregates (the `source` query, in column order) into a rollup table. */
 const rollupMerge = (table: 'readings_hourly' | 'readings_daily', source: string): string => `
@@ -128,6 +133,19 @@ const bucketsFrom = (first: number, when = '(select fresh from counted)'): strin
   where ${when}`;
 
 /**
+ * The raw insert of a batch. Imported readings carry their import's id (parameter `$importParam`) and were
+ * "received" at their own time (never later than now): the alert catch-up after a restart judges what was
+ * received lately, and history is not news.
+ */
+const insertReadings = (imported: boolean, importParam: number): string =>
+  imported
+    ? `insert into readings (device_id, ts, vals, import_id, received_at)
+    select d, ${msToTs('t')}, v, $${importParam}::bigint, least(now(), ${msToTs('t')})
+    from unnest($1::int[], $2::float8[], $3::jsonb[]) as x(d, t, v)`
+    : `insert into readings (device_id, ts, vals)
+    select d, ${msToTs('t')}, v from unnest($1::int[], $2::float8[], $3::jsonb[]) as x(d, t, v)`;
+
+/**
  * The whole batch as ONE statement (one round trip, committed on its own): the raw insert (a repeat of a
  * stored (device, ts) is skipped), the hour and day rollups, and each device's newest values and last-seen
  * time. It answers the inserted readings (device and time) and the devices that were offline.
@@ -140,10 +158,9 @@ const bucketsFrom = (first: number, when = '(select fresh from counted)'): strin
  * $1..$3 readings (device, epoch ms, values), $4..$14 hour buckets, $15..$25 day buckets, $26..$28 newest
  * values per device (device, epoch ms, values), $29 the batch size.
  */
-const BATCH_SQL = `
+const batchSql = (imported: boolean): string => `
   with ins as (
-    insert into readings (device_id, ts, vals)
-    select d, ${msToTs('t')}, v from unnest($1::int[], $2::float8[], $3::jsonb[]) as x(d, t, v)
+    ${insertReadings(imported, 30)}
     on conflict (device_id, ts) do nothing
     returning device_id, ts, vals),
   counted as materialized (select count(*) = $29::int as fresh from ins),
@@ -174,7 +191,7 @@ const BATCH_SQL = `
     union all
     select device_id, max(ts), jsonb_object_agg(e.key, e.value order by ts)
     from ins, jsonb_each(ins.vals) e where not (select fresh from counted) group by device_id),
-${DEVICE_UPDATE}
+${deviceUpdate(imported)}
   select 0 as k, device_id as id, round(date_part('epoch', ts) * 1000) as ms, null::int as platform_id from ins
   union all
   select 1, id, null, platform_id from upd where old_state = 'offline'
@@ -189,10 +206,9 @@ ${DEVICE_UPDATE}
  * with a unique violation and changes nothing; writeBatch then writes it with BATCH_SQL. Parameters as
  * BATCH_SQL's without $29.
  */
-const FRESH_SQL = `
+const freshSql = (imported: boolean): string => `
   with ins as (
-    insert into readings (device_id, ts, vals)
-    select d, ${msToTs('t')}, v from unnest($1::int[], $2::float8[], $3::jsonb[]) as x(d, t, v)
+    ${insertReadings(imported, 29)}
     returning 1),
   -- The order matters with batches written at the same time: first the insert (which locks no shared row),
   -- then the rollups, then the devices, so the rows other batches wait for are held only at the end.
@@ -201,8 +217,13 @@ const FRESH_SQL = `
   merged as (select d as device_id, ${msToTs('t')} as ts, v as vals
              from unnest($26::int[], $27::float8[], $28::jsonb[]) as x(d, t, v)
              where (select count(*) from h) + (select count(*) from d) >= 0),
-  ${DEVICE_UPDATE}
+  ${deviceUpdate(imported)}
   select id, platform_id from upd where old_state = 'offline'`;
+
+const BATCH_SQL = batchSql(false);
+const FRESH_SQL = freshSql(false);
+const BATCH_SQL_IMPORT = batchSql(true);
+const FRESH_SQL_IMPORT = freshSql(true);
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -291,17 +312,25 @@ const DAY = 24 * HOUR;
  * Stores a batch (readings with distinct (device, ts)): raw readings, hour and day rollups, and the
  * devices' newest values, in one statement. When this returns, the batch is committed. FRESH_SQL first;
  * when a reading repeats a stored one (or `expectRepeats`), BATCH_SQL, which skips the repeats.
+ *
+ * With `importId` (data import): the readings are marked with it, and the devices' last-seen time and state
+ * are left alone (see deviceUpdate). `db` may be a transaction's (`{ ...db, k: tx }`): then the caller commits,
+ * and `expectRepeats` should be set (a failed statement would end the transaction).
  */
 export async function writeBatch(
   db: Db,
   rows: readonly ReadingRow[],
-  opts: { expectRepeats?: boolean } = {},
+  opts: { expectRepeats?: boolean; importId?: number } = {},
 ): Promise<BatchResult> {
-  const query = batchStatement(rows);
+  const imported = opts.importId !== undefined;
+  const query = batchStatement(rows, opts.importId);
   if (!opts.expectRepeats)
     try {
       const fresh = await db.k.executeQuery<{ id: number; platform_id: number | null }>(
-        CompiledQuery.raw(FRESH_SQL, query.parameters.slice(0, 28)),
+        CompiledQuery.raw(imported ? FRESH_SQL_IMPORT : FRESH_SQL, [
+          ...query.parameters.slice(0, 28),
+          ...(imported ? [opts.importId] : []),
+        ]),
       );
       return {
         inserted: [...rows],
@@ -325,8 +354,8 @@ export async function writeBatch(
   return { inserted, cameOnline };
 }
 
-/** BATCH_SQL with the parameters of `rows` (FRESH_SQL takes the first 28). */
-export function batchStatement(rows: readonly ReadingRow[]): CompiledQuery {
+/** BATCH_SQL with the parameters of `rows` (FRESH_SQL takes the first 28); with `importId`, its import variant. */
+export function batchStatement(rows: readonly ReadingRow[], importId?: number): CompiledQuery {
   const ids: number[] = new Array(rows.length);
   const tss: number[] = new Array(rows.length);
   const vals: string[] = new Array(rows.length);
@@ -354,7 +383,7 @@ export function batchStatement(rows: readonly ReadingRow[]): CompiledQuery {
       Object.assign(m.values, r.values);
     } else for (const q in r.values) if (!(q in m.values)) m.values[q] = r.values[q]!;
   }
-  const query = CompiledQuery.raw(BATCH_SQL, [
+  const query = CompiledQuery.raw(importId === undefined ? BATCH_SQL : BATCH_SQL_IMPORT, [
     numberArray(ids),
     numberArray(tss),
     textArray(vals),
@@ -364,6 +393,7 @@ export function batchStatement(rows: readonly ReadingRow[]): CompiledQuery {
     numberArray([...newest.values()].map((m) => m.ts)),
     textArray([...newest.values()].map((m) => JSON.stringify(m.values))),
     rows.length,
+    ...(importId === undefined ? [] : [importId]),
   ]);
   return query;
 }

@@ -992,6 +992,61 @@ export const MESSAGES = {
   alertReportFirstAt: { en: 'Raised at', zh: '告警时间', ko: '발생 시각' },
   alertReportLastAt: { en: 'Last at', zh: '最近时间', ko: '최근 시각' },
   alertReportProcessedBy: { en: 'Processed by', zh: '处理人', ko: '처리자' },
+  // Background jobs and the data import (server/src/platform/jobs, modules/dataImport).
+  jobQueued: { en: 'The job is queued', zh: '任务已排队', ko: '작업이 대기열에 들어갔습니다' },
+  jobNotFound: { en: 'The job does not exist', zh: '任务不存在', ko: '작업이 존재하지 않습니다' },
+  jobCancelRequested: { en: 'Cancelled', zh: '已取消', ko: '취소되었습니다' },
+  jobFinished: {
+    en: 'The job has already finished',
+    zh: '任务已结束',
+    ko: '작업이 이미 끝났습니다',
+  },
+  jobInterrupted: {
+    en: 'The job was interrupted {attempts} times and was given up',
+    zh: '任务被中断 {attempts} 次，已放弃',
+    ko: '작업이 {attempts}번 중단되어 포기했습니다',
+  },
+  jobFailed: { en: 'The job failed', zh: '任务失败', ko: '작업에 실패했습니다' },
+  importNotCsvOrXlsx: {
+    en: 'Only csv files (UTF-8 text) and xlsx workbooks can be imported',
+    zh: '只能导入 csv 文件（UTF-8 文本）和 xlsx 工作簿',
+    ko: 'csv 파일(UTF-8 텍스트)과 xlsx 통합 문서만 가져올 수 있습니다',
+  },
+  importFileNotFound: {
+    en: 'The uploaded file does not exist or has expired, please upload it again',
+    zh: '上传的文件不存在或已过期，请重新上传',
+    ko: '업로드한 파일이 없거나 만료되었습니다. 다시 업로드하세요',
+  },
+  importSheetNotFound: {
+    en: 'The workbook has no sheet {sheet}',
+    zh: '工作簿中没有工作表 {sheet}',
+    ko: '통합 문서에 {sheet} 시트가 없습니다',
+  },
+  importColumnMissing: {
+    en: 'The file has no column {column}',
+    zh: '文件没有第 {column} 列',
+    ko: '파일에 {column}번째 열이 없습니다',
+  },
+  importTimeZone: {
+    en: '{zone} is not a time zone (give an IANA name such as Asia/Shanghai, or "offset")',
+    zh: '{zone} 不是时区（请填写 IANA 名称，如 Asia/Shanghai，或 "offset"）',
+    ko: '{zone}은(는) 시간대가 아닙니다 (Asia/Seoul 같은 IANA 이름 또는 "offset")',
+  },
+  importNeedsDryRun: {
+    en: 'Run a dry run of the file first, and import when it has finished',
+    zh: '请先试运行该文件，完成后再导入',
+    ko: '먼저 파일을 시험 실행하고, 끝난 뒤 가져오세요',
+  },
+  importDryRunFailed: {
+    en: 'The dry run found {count} errors: nothing is imported from this file',
+    zh: '试运行发现 {count} 个错误：该文件不会导入任何数据',
+    ko: '시험 실행에서 오류 {count}개가 발견되어 이 파일에서 아무것도 가져오지 않습니다',
+  },
+  importFileChanged: {
+    en: 'The file no longer matches its dry run: nothing more is imported ({reason} at line {line})',
+    zh: '文件与试运行时不一致：不再导入（第 {line} 行：{reason}）',
+    ko: '파일이 시험 실행과 달라져 더 이상 가져오지 않습니다 ({line}행: {reason})',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;
