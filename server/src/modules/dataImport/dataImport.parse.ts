@@ -118,8 +118,11 @@ export async function* csvRecords(path: string): AsyncGenerator<FileRecord[]> {
   const take = (eof: boolean): FileRecord[] => {
     const out: FileRecord[] = [];
     let pos = 0;
+    // The next quote, found once (not once per line: a chunk without quotes would be scanned for each).
+    let quote = buf.indexOf('"');
     for (;;) {
-      const r = parseRecord(buf, pos, eof);
+      if (quote >= 0 && quote < pos) quote = buf.indexOf('"', pos);
+      const r = parseRecord(buf, pos, eof, quote);
       if (!r) break;
       out.push({ line, cells: r.cells });
       line += r.newlines;
@@ -156,10 +159,12 @@ export function parseRecord(
   s: string,
   pos: number,
   eof: boolean,
+  /** The first quote at or after pos (-1: none), when the caller knows it. */
+  nextQuote?: number,
 ): { cells: string[]; next: number; newlines: number } | null {
   if (pos >= s.length) return null;
   const nl = s.indexOf('\n', pos);
-  const quote = s.indexOf('"', pos);
+  const quote = nextQuote ?? s.indexOf('"', pos);
   if (quote < 0 || (nl >= 0 && quote > nl)) {
     // No quote in this line: split it.
     if (nl < 0 && !eof) return null;

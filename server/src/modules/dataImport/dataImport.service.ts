@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { sql } from 'kysely';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -48,7 +49,7 @@ export const DRY_RUN = 'dataImport.dryRun';
 export const IMPORT = 'dataImport.import';
 
 /** Rows written per transaction (with their checkpoint). */
-const WRITE_BATCH = 10_000;
+const WRITE_BATCH = 20_000;
 
 type DryRunParams = ImportMapping;
 type ImportParams = ImportMapping & { dryRunJobId: number };
@@ -295,10 +296,11 @@ export class DataImportService {
     const skip = state.rows;
     let consumed = 0;
     let pending: GoodRow[] = [];
+    const hint = { fresh: true };
     const flush = async (): Promise<void> => {
       const rows = pending;
       pending = [];
-      if (m.target === 'readings') await this.writeReadings(c, rows, consumed, state);
+      if (m.target === 'readings') await this.writeReadings(c, rows, consumed, state, hint);
       else await this.writeWaterLevels(c, rows, consumed, state);
     };
     for await (const { recs: chunk, checker } of this.rowsOf(c, owner)) {
@@ -335,7 +337,14 @@ export class DataImportService {
   }
 
   /** One transaction: the readings (ingest's statement: raw rows, rollups, newest values) and the checkpoint. */
-  private async writeReadings(c: JobContext<ImportParams>, good: GoodRow[], consumed: number, state: Checkpoint) {
+  private async writeReadings(
+    c: JobContext<ImportParams>,
+    good: GoodRow[],
+    consumed: number,
+    state: Checkpoint,
+    /** fresh: the last batch had no reading stored already, so the lean statement is tried first. */
+    hint: { fresh: boolean },
+  ) {
     const db = this.ctx.db;
     // The first of a (device, time) in the batch; later ones are duplicates (ON CONFLICT skips stored ones).
     const seen = new Set<string>();
@@ -353,9 +362,20 @@ export class DataImportService {
     let inserted: ReadingRow[] = [];
     const next = { ...state, rows: consumed };
     await db.k.transaction().execute(async (tx) => {
-      const r = rows.length
-        ? await writeBatch({ ...db, k: tx }, rows, { expectRepeats: true, importId: c.id })
-        : { inserted: [] as ReadingRow[] };
+      let r: { inserted: ReadingRow[] } = { inserted: [] };
+      if (rows.length && hint.fresh) {
+        // The lean statement first (nothing answered per reading), under a savepoint: a reading stored already
+        // fails it (and writeBatch's own retry, in the failed transaction); then the statement that skips them.
+        await sql`savepoint import_batch`.execute(tx);
+        try {
+          r = await writeBatch({ ...db, k: tx }, rows, { importId: c.id });
+        } catch {
+          await sql`rollback to savepoint import_batch`.execute(tx);
+          hint.fresh = false;
+        }
+      }
+      if (rows.length && !hint.fresh)
+        r = await writeBatch({ ...db, k: tx }, rows, { expectRepeats: true, importId: c.id });
       inserted = r.inserted;
       const recent = inserted.filter((x) => x.ts >= cutoff).length;
       next.added = state.added + inserted.length;
