@@ -27,6 +27,7 @@ import {
   windowUnitSchema,
   blank,
 } from './parts.ts';
+import { SITE_STATES } from '../dashboard/catalogue.ts';
 
 // Alerts, evidence, workflow
 // ---------------------------------------------------------------------------------------------------------
@@ -188,9 +189,11 @@ export const ALERT_SORT_FIELDS = [
   'deviceName',
   'count',
 ] as const;
+/** The status filter: a status, or `open` (untreated or pre-process: what home's open alert counts count). */
+export const ALERT_STATUS_FILTERS = [...ALERT_STATUSES, 'open'] as const;
 const alertFilters = {
   level: optInt(),
-  status: optEnum(ALERT_STATUSES),
+  status: optEnum(ALERT_STATUS_FILTERS),
   kind: optEnum(ALERT_KINDS),
   valueType: optEnum([...ALERT_VALUE_TYPES, 'offline'] as const),
   /** Range on the alert's last time (ISO date or date-time). */
@@ -235,8 +238,8 @@ export const platformAlertRowSchema = z.object({
   regionCode: nStr,
   lon: nNum,
   lat: nNum,
-  /** normal, alert (open levels 1-2), alarm (open 3-4). */
-  state: z.enum(['normal', 'alert', 'alarm']),
+  /** The site state from its devices (siteStateOf, contract/src/dashboard/catalogue.ts), as home and the big screen show it. */
+  state: z.enum(SITE_STATES),
   maxLevel: alertLevelSchema.nullable(),
   open: levelCountsSchema,
   openTotal: int,

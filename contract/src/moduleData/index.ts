@@ -635,7 +635,8 @@ export const moduleDataRoutes = routeTable({
   getRealTimeDataAndDeviceStatus: {
     method: 'GET',
     path: '/api/v2/data/business/module/getRealTimeDataAndDeviceStatus',
-    permission: REALTIME,
+    // The big screen (digitalGallery) shows a site's devices with this call too (spec §7 bigData calls).
+    permission: perm('monitor:realtime', 'digitalGallery'),
     summary: 'Devices of a site with state, online flag and newest values, and counts by state',
     tags,
     query: moduleDataPlatformQuery,

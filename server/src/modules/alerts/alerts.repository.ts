@@ -43,7 +43,9 @@ function filteredAlerts(db: Db, scope: DataScope, f: AlertFilter) {
   if (f.platformId !== undefined) q = q.where('a.platform_id', '=', isDbId(f.platformId) ? f.platformId : -1);
   if (f.deviceId !== undefined) q = q.where('a.device_id', '=', isDbId(f.deviceId) ? f.deviceId : -1);
   if (f.level !== undefined) q = q.where('a.level', '=', f.level);
-  if (f.status) q = q.where('a.status', '=', f.status);
+  // `open`: untreated or pre-process, exactly what the open counts (home, getCounts) count.
+  if (f.status === 'open') q = q.where('a.status', '<>', 'processed');
+  else if (f.status) q = q.where('a.status', '=', f.status);
   if (f.kind) q = q.where('a.kind', '=', f.kind);
   if (f.valueType) q = q.where('a.value_type', '=', f.valueType);
   if (f.from) q = q.where('a.last_at', '>=', f.from.toISOString());
@@ -323,16 +325,29 @@ export async function platformsWithAlerts(
     l3: number;
     l4: number;
     devices: number;
+    d_normal: number;
+    d_alert: number;
+    d_alarm: number;
+    d_abnormal: number;
+    d_offline: number;
   }>`
-    select p.id, p.name, p.type, p.region_code, p.lon, p.lat,
-      count(a.id) filter (where a.level = 1)::int as l1, count(a.id) filter (where a.level = 2)::int as l2,
-      count(a.id) filter (where a.level = 3)::int as l3, count(a.id) filter (where a.level = 4)::int as l4,
-      (select count(*) from devices d where d.platform_id = p.id)::int as devices
-    from platforms p left join alerts a on a.platform_id = p.id and a.status <> 'processed'
+    select p.id, p.name, p.type, p.region_code, p.lon, p.lat, ac.l1, ac.l2, ac.l3, ac.l4, ds.devices,
+      ds.d_normal, ds.d_alert, ds.d_alarm, ds.d_abnormal, ds.d_offline
+    from platforms p
+    cross join lateral (
+      select count(*) filter (where a.level = 1)::int as l1, count(*) filter (where a.level = 2)::int as l2,
+        count(*) filter (where a.level = 3)::int as l3, count(*) filter (where a.level = 4)::int as l4
+      from alerts a where a.platform_id = p.id and a.status <> 'processed') ac
+    cross join lateral (
+      select count(*)::int as devices, count(*) filter (where d.state = 'normal')::int as d_normal,
+        count(*) filter (where d.state = 'alert')::int as d_alert, count(*) filter (where d.state = 'alarm')::int as d_alarm,
+        count(*) filter (where d.state = 'abnormal')::int as d_abnormal,
+        count(*) filter (where d.state = 'offline')::int as d_offline
+      from devices d where d.platform_id = p.id) ds
     where ${scopeSql(scope, 'p.id')}
       ${f.platformId !== undefined ? sql`and p.id = ${isDbId(f.platformId) ? f.platformId : -1}` : sql``}
       ${f.regionCode ? sql`and ${inRegionSubtree('p.region_code', f.regionCode)}` : sql``}
-    group by p.id order by p.name, p.id`.execute(db.k);
+    order by p.name, p.id`.execute(db.k);
   return r.rows;
 }
 

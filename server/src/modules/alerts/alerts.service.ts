@@ -7,6 +7,7 @@ import {
   UPLOAD_RULES,
   bucketStart,
   periodLabel,
+  siteStateOf,
   type AlertChannel,
   type AlertCounts,
   type AlertDetail,
@@ -316,7 +317,14 @@ export class AlertsService {
         regionCode: r.region_code,
         lon: r.lon,
         lat: r.lat,
-        state: maxLevel === null ? 'normal' : maxLevel >= 3 ? 'alarm' : 'alert',
+        // The site state rule of home and the big screen (spec §4): from its devices' states.
+        state: siteStateOf({
+          normal: Number(r.d_normal),
+          alert: Number(r.d_alert),
+          alarm: Number(r.d_alarm),
+          abnormal: Number(r.d_abnormal),
+          offline: Number(r.d_offline),
+        }),
         maxLevel: maxLevel as AlertLevel | null,
         open,
         openTotal: open[1] + open[2] + open[3] + open[4],
