@@ -87,7 +87,9 @@ describe('browser socket rights (security)', () => {
     await addDevice(t, admin, deviceBody(siteA, termA.terminalId, 'wsA'));
     await addDevice(t, admin, deviceBody(siteB, termB.terminalId, 'wsB'));
     await roleWith(t, admin, 'wsViewer', ['monitor', 'monitor:realtime', 'alert-predict', 'alert-predict:alert']);
-    await roleWith(t, admin, 'wsNothing', ['index']);
+    await roleWith(t, admin, 'wsNothing', ['information:terminal']);
+    await roleWith(t, admin, 'wsHome', ['index']);
+    await roleWith(t, admin, 'wsScreen', ['digitalGallery']);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as { port: number }).port;
   });
@@ -157,7 +159,7 @@ describe('browser socket rights (security)', () => {
     await sleep(100);
     expect(of(s2, 'alert', siteA, changed + 1000)).toBe(0);
     expect(of(s2, 'reading', siteA, changed + 1000)).toBe(1);
-    expect((await set(['index'])).status).toBe(0);
+    expect((await set(['information:terminal'])).status).toBe(0);
     changed = Date.now();
     await sleep(1000);
     await readings();
@@ -165,6 +167,48 @@ describe('browser socket rights (security)', () => {
     await sleep(100);
     expect(s2.messages.filter((m) => m.at >= changed + 1000)).toEqual([]);
     s2.ws.close();
+  });
+
+  it('gives home (index) device states and alerts but no readings, the big screen all three, in scope only', async () => {
+    const state = (platformId: number): void =>
+      t.ctx.hub.publish(platformId, { type: 'deviceState', platformId, deviceId: 1, state: 'offline' });
+    const home = await open((await user('wsHomeUser', 'wsHome', [siteA])).token);
+    const screen = await open((await user('wsScreenUser', 'wsScreen', [siteA])).token);
+    await readings();
+    state(siteA);
+    state(siteB);
+    alert(siteA);
+    alert(siteB);
+    await expect.poll(() => of(screen, 'alert', siteA)).toBe(1);
+    await expect.poll(() => of(home, 'alert', siteA)).toBe(1);
+    expect([of(home, 'deviceState', siteA), of(home, 'reading')]).toEqual([1, 0]);
+    expect([of(screen, 'deviceState', siteA), of(screen, 'reading', siteA)]).toEqual([1, 1]);
+    // Nothing of the site outside their scope.
+    for (const s of [home, screen]) expect(s.messages.filter((m) => m.platformId === siteB)).toEqual([]);
+    home.ws.close();
+
+    // The big screen's role loses digitalGallery for index: readings stop within a second, states and alerts go on.
+    const roles = await t.api<{ id: number; code: string }[]>('GET', '/api/v2/manage/role/getAll', { token: admin });
+    const tree = await t.api<{ id: number; code: string; children?: { id: number; code: string }[] }[]>(
+      'GET',
+      '/api/v2/manage/permission/getTree',
+      { token: admin },
+    );
+    const index = tree.data.flatMap((p) => [p, ...(p.children ?? [])]).find((p) => p.code === 'index')!.id;
+    const set = await t.api('POST', '/api/v2/manage/role/setPermissions', {
+      token: admin,
+      body: { roleId: roles.data.find((r) => r.code === 'wsScreen')!.id, permissionIds: [index] },
+    });
+    expect(set.status).toBe(0);
+    const changed = Date.now();
+    await sleep(1000);
+    await readings();
+    state(siteA);
+    alert(siteA);
+    await expect.poll(() => of(screen, 'alert', siteA, changed + 1000)).toBe(1);
+    expect(of(screen, 'deviceState', siteA, changed + 1000)).toBe(1);
+    expect(of(screen, 'reading', siteA, changed + 1000)).toBe(0);
+    screen.ws.close();
   });
 
   it('closes the socket of a session that ended by idleness, lifetime or the user being deleted, without keeping it alive', async () => {

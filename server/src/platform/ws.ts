@@ -5,29 +5,46 @@ import type { Db } from './db/db.ts';
 import { inScope, type DataScope } from './auth/access.ts';
 
 /**
- * What a socket may receive. Readings and device states feed the monitor screens: they need the `monitor`
- * group (every monitor screen grants it, as the monitor views' own routes require) or a monitor screen.
- * Alerts and their status changes feed the alert pop-up: they need the alert list's permission.
+ * What a socket may receive. Readings feed the monitor screens: they need the `monitor` group (every monitor screen
+ * grants it, as the monitor views' own routes require) or a monitor screen. Device states feed those screens and
+ * the situation pages. Alerts and their status changes feed the alert pop-up: they need the alert list's
+ * permission. The big screen (`digitalGallery`) shows all three live; home (`index`) refreshes its counts on
+ * device states and alerts, and shows no readings.
  */
 export const SOCKET_ALERT_PERMISSION = 'alert-predict:alert';
+export const SOCKET_BIG_SCREEN_PERMISSION = 'digitalGallery';
+export const SOCKET_HOME_PERMISSION = 'index';
 const ALERT_EVENTS = new Set(['alert', 'alertStatus']);
+const STATE_EVENTS = new Set(['deviceState']);
 
 export interface SocketRights {
   scope: DataScope;
+  /** Readings (and any site event that is neither a state nor an alert). */
   readings: boolean;
+  /** Device state changes. */
+  states: boolean;
   alerts: boolean;
 }
 
 /** The rights of a user of this role, permission codes and data scope. */
 export function socketRights(roleCode: string, permissions: Iterable<string>, scope: DataScope): SocketRights {
-  if (roleCode === SUPER_ADMIN_ROLE) return { scope, readings: true, alerts: true };
+  if (roleCode === SUPER_ADMIN_ROLE) return { scope, readings: true, states: true, alerts: true };
   let readings = false;
+  let states = false;
   let alerts = false;
   for (const p of permissions) {
-    if (p === 'monitor' || p.startsWith('monitor:')) readings = true;
-    if (p === SOCKET_ALERT_PERMISSION) alerts = true;
+    if (p === 'monitor' || p.startsWith('monitor:') || p === SOCKET_BIG_SCREEN_PERMISSION) readings = states = true;
+    if (p === SOCKET_ALERT_PERMISSION || p === SOCKET_BIG_SCREEN_PERMISSION || p === SOCKET_HOME_PERMISSION)
+      alerts = true;
+    if (p === SOCKET_HOME_PERMISSION) states = true;
   }
-  return { scope, readings, alerts };
+  return { scope, readings, states, alerts };
+}
+
+/** The right an event needs. */
+function rightOf(event: object): 'readings' | 'states' | 'alerts' {
+  const type = (event as { type?: string }).type ?? '';
+  return ALERT_EVENTS.has(type) ? 'alerts' : STATE_EVENTS.has(type) ? 'states' : 'readings';
 }
 
 /**
@@ -195,10 +212,10 @@ export class SocketHub {
    */
   publish(platformId: number, event: object, opts: { everyone?: boolean } = {}): void {
     if (this.clients.size === 0) return;
-    const alert = ALERT_EVENTS.has((event as { type?: string }).type ?? '');
+    const right = rightOf(event);
     let text: string | null = null;
     for (const c of this.clients) {
-      if (!(alert ? c.rights.alerts : c.rights.readings)) continue;
+      if (!c.rights[right]) continue;
       if (!(opts.everyone || c.all || c.sites.has(platformId)) || !inScope(c.rights.scope, platformId)) continue;
       if (c.socket.readyState !== 1) continue;
       if (c.socket.bufferedAmount > 4 * 1024 * 1024) {
@@ -238,7 +255,7 @@ export class SocketHub {
   endSessions(sessionIds: readonly number[], reason = 'session ended'): void {
     for (const id of sessionIds) {
       for (const c of this.bySession.get(id) ?? []) {
-        c.rights = { scope: { all: false, platformIds: [] }, readings: false, alerts: false };
+        c.rights = { scope: { all: false, platformIds: [] }, readings: false, states: false, alerts: false };
         c.socket.close(4001, reason);
       }
       this.bySession.delete(id);
