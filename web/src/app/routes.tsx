@@ -1,6 +1,6 @@
 import { HomeOutlined, SettingOutlined } from '@ant-design/icons';
 import type { AppRoute } from './route-types.ts';
-import { HomePage } from '../features/home/index.ts';
+import { HomePage } from '../features/dashboard/index.ts';
 import { UserInfoPage } from '../features/session/index.ts';
 
 /**

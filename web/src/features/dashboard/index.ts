@@ -8,3 +8,6 @@ export const BigScreenPage = lazy(() =>
     default: m.BigScreenPage,
   })),
 );
+
+/** The home screen (/home), loaded with its route (its `home` catalogue loads with the console). */
+export const HomePage = lazy(() => import('./home/HomePage.tsx').then((m) => ({ default: m.HomePage })));

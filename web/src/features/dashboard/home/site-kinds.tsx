@@ -8,7 +8,7 @@ import {
   InboxOutlined,
 } from '@ant-design/icons';
 import { PLATFORM_TYPES, type PlatformType } from '@geosentry/contract';
-import { hazardNoun } from '../../shared/wording.ts';
+import { hazardNoun } from '../../../shared/wording.ts';
 
 export interface SiteKind {
   type: PlatformType;
