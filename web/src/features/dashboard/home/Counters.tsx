@@ -9,7 +9,7 @@ import {
   type HomeData,
   type SiteState,
 } from '@geosentry/contract';
-import { useSession } from '../../../shared/session.ts';
+import { hasPermission, useSession } from '../../../shared/session.ts';
 import { siteKinds } from './site-kinds.tsx';
 import { deviceListLink, openAlertsLink, siteListLink } from './links.ts';
 
@@ -87,6 +87,8 @@ export function Counters({ data, regionCode }: { data: HomeData; regionCode: str
         <div className="gs-hc-kinds">
           {data.sites.byType.map((k) => {
             const kind = kinds.get(k.type);
+            // A kind the user neither has sites of nor may list is noise.
+            if (k.total === 0 && !(kind && hasPermission(kind.permission, session))) return null;
             return (
               <CountLink
                 key={k.type}

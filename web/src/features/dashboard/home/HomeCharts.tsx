@@ -116,6 +116,7 @@ export function ClassificationTable({
         <thead>
           <tr>
             <th>{t('home:classification.type')}</th>
+            <th className="gs-hx-bar" />
             {CLASS_STATES.map((s) => (
               <th key={s} className="gs-hx-num">
                 <i style={{ background: SITE_STATE_COLOURS[s] }} />
@@ -128,9 +129,11 @@ export function ClassificationTable({
         <tbody>
           {sorted.map((r) => (
             <tr key={r.moduleId} data-module-id={r.moduleId}>
-              <td className="gs-hx-type">
-                <span title={mt.label(r.moduleId)}>{mt.label(r.moduleId)}</span>
-                <span className="gs-hx-strip" aria-hidden>
+              <td className="gs-hx-type" title={mt.label(r.moduleId)}>
+                {mt.label(r.moduleId)}
+              </td>
+              <td className="gs-hx-bar" aria-hidden>
+                <span className="gs-hx-strip">
                   {CLASS_STATES.filter((s) => r.byState[s] > 0).map((s) => (
                     <i key={s} style={{ flexGrow: r.byState[s], background: SITE_STATE_COLOURS[s] }} />
                   ))}

@@ -123,7 +123,7 @@ export function HomePage(): ReactElement {
               : t('home:welcome.scopeSites', { count: user.platformIds.length })}
           </span>
         ) : null}
-        <span className="gs-home-meta">{today}</span>
+        <span className="gs-home-meta gs-home-date">{today}</span>
         <span className="gs-home-spacer" />
         <TreeSelect<string>
           data-testid="home-region"
