@@ -55,6 +55,7 @@ import { registerModuleData } from './modules/moduleData/moduleData.routes.ts';
 import { connectExternalBroker, startEmbeddedBroker, type MqttIngest } from './modules/ingest/ingest.mqtt.ts';
 import { JobRunner, registerJobs } from './platform/jobs/index.ts';
 import { DataImportService, registerDataImport } from './modules/dataImport/index.ts';
+import { registerDashboard } from './modules/dashboard/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -309,6 +310,7 @@ export async function buildApp(
   registerForecast(app, ctx);
   registerAlertNotifications(app, ctx, notifier);
   registerModuleData(app, ctx, ingest);
+  registerDashboard(app, ctx);
   // Background jobs: the runner is built here and handed to the modules that register handlers. Imported
   // readings recent enough (IMPORT_SILENT_HOURS) are judged by the alert engine as live ones are.
   const jobs = new JobRunner(ctx);

@@ -36,6 +36,11 @@ export interface Config {
   supportPhone: string;
   /** The link of the top bar's app download QR code (spec §2); empty: the console's own address. */
   appDownloadUrl: string;
+  /**
+   * A third-party weather provider (WEATHER_URL): a URL template with {lat} and {lon}, filled with a site's
+   * coordinates for the weather widget; null: the weather comes from the site's own sensors only.
+   */
+  weatherUrl: string | null;
   platformType: string;
   webDist: string | null;
   logLevel: string;
@@ -143,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     copyright: env.COPYRIGHT || `© ${new Date().getFullYear()} Geosentry`,
     supportPhone: env.SUPPORT_PHONE || '400-000-0000',
     appDownloadUrl: env.APP_DOWNLOAD_URL?.trim() ?? '',
+    weatherUrl: env.WEATHER_URL?.trim() || null,
     platformType: env.PLATFORM_TYPE || 'disaster',
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? path.join(here, '../../web/dist')),
     logLevel: env.LOG_LEVEL || 'info',

@@ -53,6 +53,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import * as repo from './moduleData.repository.ts';
 import { clean, derive, derivedAt, smooth } from './derived.ts';
 import { lttbIndices } from './lttb.ts';
+import { isOnline } from './online.ts';
 import { requestTimeZone } from '../../platform/timeZone.ts';
 
 const RAIN_MODULE_ID = 2;
@@ -141,8 +142,7 @@ export class ModuleDataService {
   }
 
   private online(d: repo.DeviceRow, now: number): boolean {
-    const hours = d.offlineHours ?? this.ctx.config.defaultOfflineHours;
-    return d.lastSeenAt !== null && now - d.lastSeenAt < hours * 3_600_000;
+    return isOnline(d.lastSeenAt, d.offlineHours, this.ctx.config.defaultOfflineHours, now);
   }
 
   private ref(d: repo.DeviceRow): DeviceRef {
