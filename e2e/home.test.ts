@@ -145,7 +145,7 @@ describe('home', () => {
     await ingest(server.url, terms[1]!, 'HOME-W2', [0, 1, 2].map(calm));
     // The dam goes red.
     await ingest(server.url, terms[0]!, 'HOME-W1', [{ ts: now - HOUR / 2, values: { waterLevel: 23.4 } }]);
-    for (const deadline = Date.now() + 60_000; (await home(admin)).alerts.open['4'] !== 1; ) {
+    for (const deadline = Date.now() + 60_000; (await home(admin)).alerts.open['4'] !== 1;) {
       if (Date.now() > deadline) throw new Error('the red alert of the dam was not raised');
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -194,7 +194,14 @@ describe('home', () => {
     await expectCounts(page, h);
     expect(Number(await page.locator('[data-testid="home-map"]').getAttribute('data-markers'))).toBe(2);
     await expect.poll(() => page.locator('[data-testid="home-latest-row"]').count(), slow).toBe(h.latestAlerts.length);
-    await page.locator('[data-testid="home-chart-days"] canvas').waitFor(slow);
+    // The 30 days of alerts: one bar per day, each the day's total.
+    const bars = await page
+      .locator('[data-testid="home-chart-days"] [data-day]')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-day'), Number(e.getAttribute('data-total'))]));
+    expect(bars).toEqual(h.alertDays.map((d) => [d.day, d.total]));
+    expect(await page.locator('[data-testid="home-chart-types"] li').count()).toBe(
+      h.alertTypes.filter((r) => r.total > 0).length,
+    );
     await shot(page, 'home-admin', undefined, 30_000).catch(() => undefined);
 
     const red = h.alerts.open['4'];
@@ -233,8 +240,7 @@ describe('home', () => {
     await page.locator(`[data-testid="home-page"][data-region="${regionCode}"]`).waitFor();
     await expectCounts(page, narrowed);
     // Clearing the region shows everything again.
-    await picker.hover();
-    await picker.locator('.ant-select-clear').click();
+    await page.locator('[data-testid="home-region-clear"]').click();
     await expect.poll(() => count(page, 'home-sites-total'), slow).toBe(2);
     expect(page.url()).not.toContain('regionCode');
     await page.context().close();

@@ -8,54 +8,117 @@ import {
   type AlertLevel,
   type HomeData,
 } from '@geosentry/contract';
-import { EChart, type EChartOption } from '../../../shared/charts/EChart.tsx';
 import { useMonitorTypes } from '../../../shared/catalogue.ts';
 
 /**
- * Alert statistics of home (spec §2): alerts raised per day by level over the last days, and by monitor type. Loaded
- * after the counters have painted (its module and ECharts' parts come with the first chart).
+ * Alert statistics (spec §2 home) and classification status, drawn as HTML bars: two stacked bar charts do not need
+ * ECharts, whose core and parts (about 160 KiB compressed) would take home from 345 KiB to over 500 KiB of script.
+ * Each bar says its numbers on hover (a tooltip of CSS, no script) and to screen readers (aria-label).
  */
 
+type Levels = Record<'1' | '2' | '3' | '4', number>;
 const levelColour = (l: AlertLevel): string => ALERT_LEVEL_COLOURS[l].hex;
-const AXIS = { color: 'rgba(0,0,0,0.55)', fontSize: 11 };
-const SPLIT = { lineStyle: { color: '#f0f0f0' } };
+/** Levels drawn bottom-up (blue at the base, red on top) and listed worst first in tooltips. */
+const WORST_FIRST = [...ALERT_LEVELS].reverse();
 
-/** Alerts per day, stacked by level (oldest day first). Test hook: home-chart-days. */
+/** A "nice" axis top for a maximum (1, 2, 5 times a power of ten) and its ticks. */
+function axisOf(max: number): number[] {
+  if (max <= 0) return [0, 1];
+  const step0 = max / 4;
+  const p = 10 ** Math.floor(Math.log10(step0));
+  const step = Math.max(1, [1, 2, 5, 10].map((m) => m * p).find((s) => s >= step0) ?? p * 10);
+  const top = Math.ceil(max / step) * step;
+  const ticks: number[] = [];
+  for (let v = 0; v <= top; v += step) ticks.push(v);
+  return ticks;
+}
+
+function Legend(): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <div className="gs-hb-legend">
+      {ALERT_LEVELS.map((l) => (
+        <span key={l}>
+          <i style={{ background: levelColour(l) }} />
+          {t(`alerts:levels.${l}`)}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** The tooltip of a bar: its title, then each level with alerts. */
+function Tip({ title, levels, total }: { title: string; levels: Levels; total: number }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <span className="gs-hb-tip" role="tooltip">
+      <b>{title}</b>
+      {WORST_FIRST.filter((l) => levels[String(l) as '1'] > 0).map((l) => (
+        <span key={l}>
+          <i style={{ background: levelColour(l) }} />
+          {t(`alerts:levels.${l}`)} <b>{levels[String(l) as '1']}</b>
+        </span>
+      ))}
+      {total === 0 ? <span>{t('home:charts.none')}</span> : null}
+    </span>
+  );
+}
+
+const describe = (t: (k: string) => string, title: string, levels: Levels): string =>
+  `${title}: ${WORST_FIRST.map((l) => `${t(`alerts:levels.${l}`)} ${levels[String(l) as '1']}`).join(', ')}`;
+
+/** Alerts raised per day, stacked by level (oldest day first). Test hook: home-chart-days. */
 export function AlertDaysChart({ days }: { days: HomeData['alertDays'] }): ReactElement {
   const { t } = useTranslation();
-  const option = useMemo<EChartOption>(
-    () => ({
-      animation: false,
-      grid: { left: 8, right: 12, top: 34, bottom: 4, containLabel: true },
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      legend: { top: 0, right: 0, itemWidth: 12, itemHeight: 10, textStyle: { fontSize: 12 } },
-      xAxis: {
-        type: 'category',
-        data: days.map((d) => d.day.slice(5)),
-        axisTick: { alignWithLabel: true },
-        axisLabel: AXIS,
-      },
-      yAxis: { type: 'value', minInterval: 1, axisLabel: AXIS, splitLine: SPLIT },
-      series: ALERT_LEVELS.map((l) => ({
-        type: 'bar' as const,
-        name: t(`alerts:levels.${l}`),
-        stack: 'level',
-        barMaxWidth: 18,
-        itemStyle: { color: levelColour(l) },
-        emphasis: { focus: 'series' as const },
-        data: days.map((d) => d.levels[String(l) as '1'] ?? 0),
-      })),
-    }),
-    [days, t],
-  );
+  const ticks = useMemo(() => axisOf(Math.max(0, ...days.map((d) => d.total))), [days]);
+  const top = ticks.at(-1)!;
+  // A label every few days (and the last day), so 30 days fit at 1280 px.
+  const every = Math.ceil(days.length / 10);
   return (
-    <EChart
-      option={option}
-      notMerge
-      height={240}
+    <div
+      className="gs-hb"
       data-testid="home-chart-days"
+      role="group"
       aria-label={t('home:charts.days', { count: days.length })}
-    />
+    >
+      <Legend />
+      <div className="gs-hb-plot">
+        <div className="gs-hb-yaxis" aria-hidden>
+          {ticks.map((v) => (
+            <span key={v} style={{ bottom: `${(v / top) * 100}%` }}>
+              {v}
+            </span>
+          ))}
+        </div>
+        <div className="gs-hb-area">
+          {ticks.map((v) => (
+            <i key={v} className="gs-hb-grid" style={{ bottom: `${(v / top) * 100}%` }} aria-hidden />
+          ))}
+          {days.map((d, i) => (
+            <div
+              key={d.day}
+              className="gs-hb-col"
+              data-day={d.day}
+              data-total={d.total}
+              aria-label={describe(t, d.day, d.levels)}
+              tabIndex={d.total > 0 ? 0 : -1}
+            >
+              <span className="gs-hb-stack" style={{ height: `${(d.total / top) * 100}%` }}>
+                {ALERT_LEVELS.filter((l) => d.levels[String(l) as '1'] > 0).map((l) => (
+                  <i key={l} style={{ flexGrow: d.levels[String(l) as '1'], background: levelColour(l) }} />
+                ))}
+              </span>
+              <Tip title={d.day} levels={d.levels} total={d.total} />
+              {i % every === 0 || i === days.length - 1 ? (
+                <span className="gs-hb-x" aria-hidden>
+                  {d.day.slice(5)}
+                </span>
+              ) : null}
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
   );
 }
 
@@ -63,33 +126,45 @@ export function AlertDaysChart({ days }: { days: HomeData['alertDays'] }): React
 export function AlertTypesChart({ types }: { types: HomeData['alertTypes'] }): ReactElement {
   const { t } = useTranslation();
   const mt = useMonitorTypes();
-  const rows = useMemo(() => [...types].sort((a, b) => a.total - b.total).slice(-8), [types]);
-  const option = useMemo<EChartOption>(
-    () => ({
-      animation: false,
-      grid: { left: 8, right: 16, top: 8, bottom: 4, containLabel: true },
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      xAxis: { type: 'value', minInterval: 1, axisLabel: AXIS, splitLine: SPLIT },
-      yAxis: {
-        type: 'category',
-        data: rows.map((r) => (r.moduleId === null ? t('alerts:types.offline') : mt.label(r.moduleId))),
-        axisTick: { show: false },
-        axisLabel: { ...AXIS, width: 110, overflow: 'truncate' },
-      },
-      series: ALERT_LEVELS.map((l) => ({
-        type: 'bar' as const,
-        name: t(`alerts:levels.${l}`),
-        stack: 'level',
-        barMaxWidth: 14,
-        itemStyle: { color: levelColour(l) },
-        data: rows.map((r) => r.levels[String(l) as '1'] ?? 0),
-      })),
-    }),
-    [rows, t, mt],
+  const rows = useMemo(
+    () =>
+      [...types]
+        .filter((r) => r.total > 0)
+        .sort((a, b) => b.total - a.total)
+        .slice(0, 8),
+    [types],
   );
   if (rows.length === 0) return <p className="gs-hc-empty gs-hc-chart-empty">{t('home:charts.noAlerts')}</p>;
+  const max = rows[0]!.total;
   return (
-    <EChart option={option} notMerge height={240} data-testid="home-chart-types" aria-label={t('home:charts.types')} />
+    <div className="gs-hb gs-hb-rows" data-testid="home-chart-types">
+      <Legend />
+      <ol>
+        {rows.map((r) => {
+          const label = r.moduleId === null ? t('alerts:types.offline') : mt.label(r.moduleId);
+          return (
+            <li
+              key={r.moduleId ?? 'offline'}
+              data-module-id={r.moduleId ?? ''}
+              aria-label={describe(t, label, r.levels)}
+            >
+              <span className="gs-hb-label" title={label}>
+                {label}
+              </span>
+              <span className="gs-hb-track">
+                <span className="gs-hb-hstack" style={{ width: `${(r.total / max) * 100}%` }}>
+                  {ALERT_LEVELS.filter((l) => r.levels[String(l) as '1'] > 0).map((l) => (
+                    <i key={l} style={{ flexGrow: r.levels[String(l) as '1'], background: levelColour(l) }} />
+                  ))}
+                </span>
+                <Tip title={label} levels={r.levels} total={r.total} />
+              </span>
+              <b>{r.total}</b>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
   );
 }
 

@@ -1,8 +1,7 @@
-import { lazy, Suspense, useCallback, useMemo, useState, type ReactElement } from 'react';
-import { Button, Tag, TreeSelect } from 'antd';
+import { lazy, Suspense, useCallback, useState, type ReactElement } from 'react';
+import { Button, Tag } from 'antd';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { RegionNode } from '@geosentry/contract';
 import { roleLabel } from '../../../shared/labels.ts';
 import { useSession } from '../../../shared/session.ts';
 import { formatInZone, hourInZone, instantToWall } from '../../../shared/time.ts';
@@ -10,16 +9,14 @@ import { useTimeZone } from '../../../shared/useTimeZone.ts';
 import { Counters } from './Counters.tsx';
 import { LatestAlerts } from './LatestAlerts.tsx';
 import { WeatherCard } from './WeatherCard.tsx';
+import { RegionPicker } from './RegionPicker.tsx';
+import { AlertDaysChart, AlertTypesChart, ClassificationTable } from './HomeCharts.tsx';
 import { useHome, useHomeLive, useRegionParam, useRegions } from './homeApi.ts';
 import { deviceListLink } from './links.ts';
 import './home.css';
 
-// The map (Leaflet) and the charts (ECharts) load after the counters have painted.
+// The map (Leaflet, about 38 KiB compressed) loads after the counters have painted.
 const HomeMap = lazy(() => import('./HomeMap.tsx').then((m) => ({ default: m.HomeMap })));
-const charts = () => import('./HomeCharts.tsx');
-const AlertDaysChart = lazy(() => charts().then((m) => ({ default: m.AlertDaysChart })));
-const AlertTypesChart = lazy(() => charts().then((m) => ({ default: m.AlertTypesChart })));
-const ClassificationTable = lazy(() => charts().then((m) => ({ default: m.ClassificationTable })));
 
 function greetingKey(hour: number): string {
   if (hour < 5) return 'home:welcome.evening';
@@ -28,39 +25,28 @@ function greetingKey(hour: number): string {
   return 'home:welcome.evening';
 }
 
-interface TreeOption {
-  value: string;
-  title: string;
-  children?: TreeOption[];
-}
-const toOptions = (nodes: readonly RegionNode[]): TreeOption[] =>
-  nodes.map((n) => ({
-    value: n.code,
-    title: n.name,
-    ...(n.children?.length ? { children: toOptions(n.children) } : {}),
-  }));
-
-/** A card with a title whose body loads later (a fixed height keeps the page from jumping). */
-function LazyCard({
+/** A card with a title; a body that loads later waits in a box of its height (the page does not jump). */
+function Card({
   title,
   className,
-  height,
+  lazyHeight,
   children,
-  extra,
 }: {
   title: string;
   className?: string;
-  height: number;
+  lazyHeight?: number;
   children: ReactElement;
-  extra?: ReactElement | null;
 }) {
   return (
     <section className={`gs-hc-card ${className ?? ''}`}>
       <header className="gs-hc-head">
         <h2>{title}</h2>
-        {extra}
       </header>
-      <Suspense fallback={<div className="gs-hc-later" style={{ height }} />}>{children}</Suspense>
+      {lazyHeight ? (
+        <Suspense fallback={<div className="gs-hc-later" style={{ height: lazyHeight }} />}>{children}</Suspense>
+      ) : (
+        children
+      )}
     </section>
   );
 }
@@ -85,7 +71,6 @@ export function HomePage(): ReactElement {
   const data = home.data;
   const { connected } = useHomeLive(data, home.refetch);
   const regions = useRegions();
-  const treeData = useMemo(() => toOptions(regions.data ?? []), [regions.data]);
   const [picked, setPicked] = useState<number | undefined>(undefined);
   const weatherSite =
     picked !== undefined && data?.map.some((s) => s.platformId === picked) ? picked : data?.map[0]?.platformId;
@@ -125,21 +110,7 @@ export function HomePage(): ReactElement {
         ) : null}
         <span className="gs-home-meta gs-home-date">{today}</span>
         <span className="gs-home-spacer" />
-        <TreeSelect<string>
-          data-testid="home-region"
-          className="gs-home-region"
-          popupMatchSelectWidth={280}
-          allowClear
-          showSearch
-          treeNodeFilterProp="title"
-          placeholder={t('home:region.all')}
-          loading={regions.isLoading}
-          treeData={treeData}
-          treeDefaultExpandedKeys={treeData.map((n) => n.value)}
-          value={region}
-          onChange={(v) => setRegion(v || undefined)}
-          aria-label={t('home:region.label')}
-        />
+        <RegionPicker regions={regions.data} value={region} onChange={setRegion} />
         <span
           className={`gs-home-live${connected ? ' gs-home-live-on' : ''}`}
           data-testid="home-live"
@@ -171,23 +142,19 @@ export function HomePage(): ReactElement {
 
       {data ? (
         <div className="gs-home-grid">
-          <LazyCard title={t('home:map.title')} className="gs-home-map" height={380}>
+          <Card title={t('home:map.title')} className="gs-home-map" lazyHeight={406}>
             <HomeMap sites={data.map} counts={data.sites.byState} onPick={setPicked} />
-          </LazyCard>
+          </Card>
           <LatestAlerts alerts={data.latestAlerts} />
-          <LazyCard
-            title={t('home:charts.days', { count: data.alertDays.length })}
-            height={240}
-            extra={<span className="gs-hc-note">{t('home:charts.byLevel')}</span>}
-          >
+          <Card title={t('home:charts.days', { count: data.alertDays.length })}>
             <AlertDaysChart days={data.alertDays} />
-          </LazyCard>
-          <LazyCard title={t('home:charts.types')} height={240}>
+          </Card>
+          <Card title={t('home:charts.types')}>
             <AlertTypesChart types={data.alertTypes} />
-          </LazyCard>
-          <LazyCard title={t('home:classification.title')} className="gs-home-class" height={200}>
+          </Card>
+          <Card title={t('home:classification.title')} className="gs-home-class">
             <ClassificationTable rows={data.classification} link={classLink} />
-          </LazyCard>
+          </Card>
           <WeatherCard platformId={weatherSite} enabled={data.map.length > 0} />
         </div>
       ) : null}
