@@ -209,6 +209,11 @@ describe('home', () => {
     await page.waitForURL(/#\/alert\/alert\?/);
     const url = new URL(page.url().replace('#/', ''));
     expect([url.searchParams.get('level'), url.searchParams.get('status')]).toEqual(['4', 'open']);
+    // The list's filters show the level and 'open' by their labels.
+    await expect
+      .poll(() => page.locator('[data-testid="alert-filter-status"]').textContent(), slow)
+      .toContain('Open (not processed)');
+    expect(await page.locator('[data-testid="alert-filter-level"]').textContent()).toContain('Red');
     const rows = page.locator('[data-testid="alert-table"] tr[data-alert-id]');
     await expect.poll(() => rows.count(), slow).toBe(red);
     await expect.poll(() => page.locator('.ant-pagination-total-text').textContent(), slow).toContain(String(red));

@@ -5,7 +5,10 @@ import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { Badge, Button, DatePicker, Flex, Input, Select, Tooltip, Typography } from 'antd';
 import { AlertOutlined } from '@ant-design/icons';
-import { ALERT_LEVELS, ALERT_STATUSES, type AlertRow, type AlertStatus } from '@geosentry/contract';
+import { ALERT_LEVELS, ALERT_STATUS_FILTERS, type AlertRow, type AlertStatus } from '@geosentry/contract';
+
+/** The status filter: a status, or 'open' (untreated or pre-processed: home's open alert counts link here with it). */
+type AlertStatusFilter = (typeof ALERT_STATUS_FILTERS)[number];
 import { ListPage } from '../../shared/table/ListPage.tsx';
 import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.tsx';
 import { SiteFilter } from '../../shared/table/SiteFilter.tsx';
@@ -267,13 +270,13 @@ export default function AlertsPage() {
               }))}
               onChange={(v) => setFilter({ level: v ?? undefined })}
             />
-            <Select<AlertStatus>
+            <Select<AlertStatusFilter>
               data-testid="alert-filter-status"
               allowClear
               style={{ width: 160 }}
               placeholder={t('filters.allStatuses')}
               value={params.status}
-              options={ALERT_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+              options={ALERT_STATUS_FILTERS.map((s) => ({ value: s, label: t(`status.${s}`) }))}
               onChange={(v) => setFilter({ status: v ?? undefined })}
             />
             <SiteFilter
