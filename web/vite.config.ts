@@ -75,10 +75,114 @@ function withoutColumnFilters(): Plugin {
   };
 }
 
+/** The modules that start the pages: the entry, the console, the 404 page, and the pages kept light (no console). */
+const ROOT_MODULES = {
+  entry: /[\\/]src[\\/]main\.tsx$/,
+  console: /[\\/]src[\\/]app[\\/]Console\.tsx$/,
+  notFound: /[\\/]src[\\/]app[\\/]NotFoundPage\.tsx$/,
+  login: /[\\/]src[\\/]features[\\/]session[\\/]LoginPage\.tsx$/,
+  bigScreen: /[\\/]src[\\/]features[\\/][\w/\\]*[\\/]BigScreenPage\.tsx$/,
+  home: /[\\/]src[\\/]features[\\/][\w/\\]*[\\/]HomePage\.tsx$/,
+  routeTree: /[\\/]src[\\/]app[\\/](routes\.tsx|route-tree\.ts)$/,
+};
+
+type Shell = 'boot' | 'console-base' | 'console' | 'shared-login' | 'shared-big-screen' | 'shared-public';
+/** The shell chunk of each module (shellChunks), from the probe build; null during the probe. */
+let shellOf: Map<string, Shell> | null = null;
+/** True while the probe build runs (its output is not written, and not listed in index.html). */
+let probing = false;
+
 /**
- * Lists, in index.html, the chunks a signed-in start needs beyond the entry: the console's (app/Console.tsx) and
- * home's (features/home/HomePage.tsx), each with the chunks it imports, less those the entry already loads.
- * src/preload.ts asks for them at once when the page starts signed in, instead of after the entry's first steps.
+ * Puts the shell in a few chunks instead of some hundred files that a browser fetches six at a time over HTTP/1.1:
+ * 'boot' (what the entry imports: every page loads it), 'console-base' (what the console and the 404 page share:
+ * antd's providers and core), 'console' (the rest of what the console imports: its layout, menu and the antd
+ * components they use), and what the console shares with the login page or the big screen ('shared-*', one chunk
+ * per set of pages). Every console screen loads the console anyway, and each page needs every module of each shell
+ * chunk it loads: no page downloads more than before (the login page and the big screen do not load the console).
+ * Which modules those are is known only after tree-shaking (the module graph lists every component antd's index
+ * re-exports), so the build runs twice: a probe with the bundler's own chunks, whose chunks and their imports give
+ * the modules each start loads (nothing written), then the real build with the groups.
+ */
+function shellChunks(): Plugin {
+  return {
+    name: 'geosentry-shell-chunks',
+    apply: 'build',
+    buildApp: {
+      order: 'pre',
+      async handler(builder) {
+        const client = builder.environments.client;
+        if (!client) return;
+        probing = true;
+        shellOf = null;
+        await builder.build(client);
+        probing = false;
+        await builder.build(client);
+      },
+    },
+    generateBundle(_options, bundle) {
+      if (!probing) return;
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const closure = (roots: string[]): Set<string> => {
+        const seen = new Set<string>();
+        const walk = (f: string): void => {
+          if (seen.has(f)) return;
+          seen.add(f);
+          for (const d of byFile.get(f)?.imports ?? []) walk(d);
+        };
+        roots.forEach(walk);
+        return seen;
+      };
+      const of = (re: RegExp): string[] =>
+        chunks.filter((c) => c.facadeModuleId && re.test(c.facadeModuleId)).map((c) => c.fileName);
+      const entry = closure(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
+      const login = closure(of(ROOT_MODULES.login));
+      const bigScreen = closure(of(ROOT_MODULES.bigScreen));
+      const notFound = closure(of(ROOT_MODULES.notFound));
+      const consoleRoots = of(ROOT_MODULES.console);
+      if (consoleRoots.length === 0) this.error('shellChunks: no chunk for src/app/Console.tsx');
+      shellOf = new Map();
+      const put = (files: Iterable<string>, shell: Shell): void => {
+        for (const f of files) for (const m of byFile.get(f)?.moduleIds ?? []) shellOf!.set(m, shell);
+      };
+      put(entry, 'boot');
+      const consoleFiles = [...closure(consoleRoots)].filter((f) => !entry.has(f));
+      const only = consoleFiles.filter((f) => !login.has(f) && !bigScreen.has(f));
+      put(
+        only.filter((f) => !notFound.has(f)),
+        'console',
+      );
+      put(
+        only.filter((f) => notFound.has(f)),
+        'console-base',
+      );
+      // What the console shares with the login page or the big screen: one chunk per set of pages that load it
+      // (each of those pages needs every module of its chunk, so none of them downloads more).
+      put(
+        consoleFiles.filter((f) => login.has(f) && !bigScreen.has(f)),
+        'shared-login',
+      );
+      put(
+        consoleFiles.filter((f) => !login.has(f) && bigScreen.has(f)),
+        'shared-big-screen',
+      );
+      put(
+        consoleFiles.filter((f) => login.has(f) && bigScreen.has(f)),
+        'shared-public',
+      );
+      // The probe writes nothing.
+      for (const f of Object.keys(bundle)) delete bundle[f];
+    },
+  };
+}
+
+/**
+ * Lists, in index.html, the files a start needs beyond the entry, and runs public/preload.js first thing in the
+ * head to ask for them at once (a classic script: the page's policy allows no inline script), instead of as each
+ * import is discovered. Per language: the boot catalogues (i18n awaits them before anything renders), the console's
+ * catalogues, the screens' titles and antd's and dayjs' locale (the router awaits them with the console). Per start:
+ * the login page's files (a start without a session), the console's (with one), home's (JavaScript and CSS) on a
+ * start on home. Each list holds the chunks a start imports, less those the entry already loads.
  */
 function consolePreload(): Plugin {
   return {
@@ -87,7 +191,7 @@ function consolePreload(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html, ctx) {
-        if (!ctx.bundle) return html;
+        if (!ctx.bundle || probing) return html;
         const chunks = Object.values(ctx.bundle).filter((c) => c.type === 'chunk');
         const byFile = new Map(chunks.map((c) => [c.fileName, c]));
         const closure = (start: string[], skip = new Set<string>()): Set<string> => {
@@ -100,30 +204,58 @@ function consolePreload(): Plugin {
           start.forEach(walk);
           return seen;
         };
+        /** The CSS files of a set of chunks (each chunk's own: vite adds them when the chunk is imported). */
+        const css = (files: Set<string>): Set<string> =>
+          new Set([...files].flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]));
         const entry = closure(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
         const of = (module: RegExp): string[] =>
           chunks.filter((c) => c.facadeModuleId && module.test(c.facadeModuleId)).map((c) => c.fileName);
-        const consoleFiles = closure(of(/[\\/]src[\\/]app[\\/]Console\.tsx$/), entry);
-        const homeFiles = closure(
-          of(/[\\/]src[\\/]features[\\/]home[\\/]HomePage\.tsx$/),
-          new Set([...entry, ...consoleFiles]),
-        );
+        // With the route tree, which the router loads beside the console to load the start screen with it.
+        const consoleFiles = closure([...of(ROOT_MODULES.console), ...of(ROOT_MODULES.routeTree)], entry);
+        const loginFiles = closure(of(ROOT_MODULES.login), entry);
+        const homeFiles = closure(of(ROOT_MODULES.home), new Set([...entry, ...consoleFiles]));
         if (consoleFiles.size === 0) this.error('consolePreload: no chunk for src/app/Console.tsx');
-        const meta = (name: string, files: Set<string>) => ({
+        if (loginFiles.size === 0) this.error('consolePreload: no chunk for the login page');
+        if (homeFiles.size === 0) this.error('consolePreload: no chunk for the home page');
+        const meta = (name: string, files: Iterable<string>) => ({
           tag: 'meta',
           attrs: { name, content: [...files].map((f) => `/${f}`).join(' ') },
-          injectTo: 'head' as const,
+          injectTo: 'head-prepend' as const,
         });
-        // The console's catalogues, per language (src/preload.ts picks the one the page will use).
-        const catalogues = ['en', 'zh', 'ko'].map((lang) =>
+        const UI_LOCALE = {
+          en: [],
+          zh: [/antd[\\/]es[\\/]locale[\\/]zh_CN\.js$/, /dayjs[\\/]locale[\\/]zh-cn\.js$/],
+          ko: [/antd[\\/]es[\\/]locale[\\/]ko_KR\.js$/, /dayjs[\\/]locale[\\/]ko\.js$/],
+        };
+        const locale = (lang: 'en' | 'zh' | 'ko', namespaces: readonly string[]): RegExp =>
+          new RegExp(`[\\\\/]src[\\\\/]locales[\\\\/]${lang}[\\\\/](${namespaces.join('|')})\\.json$`);
+        const perLanguage = (['en', 'zh', 'ko'] as const).flatMap((lang) => [
+          meta(`gs-preload-boot-${lang}`, closure(of(locale(lang, BOOT_NAMESPACES)), entry)),
           meta(
             `gs-preload-console-${lang}`,
-            new Set(chunks.filter((c) => c.name === `locale-${lang}-console`).map((c) => c.fileName)),
+            closure(
+              [
+                ...of(locale(lang, CONSOLE_NAMESPACES)),
+                ...of(new RegExp(`virtual:menu-titles/${lang}$`)),
+                ...UI_LOCALE[lang].flatMap(of),
+              ],
+              entry,
+            ),
           ),
-        );
+        ]);
         return {
           html,
-          tags: [meta('gs-preload-console', consoleFiles), meta('gs-preload-home', homeFiles), ...catalogues],
+          tags: [
+            ...perLanguage,
+            meta('gs-preload-login', loginFiles),
+            meta('gs-preload-login-css', css(loginFiles)),
+            meta('gs-preload-console', consoleFiles),
+            meta('gs-preload-console-css', css(consoleFiles)),
+            meta('gs-preload-home', homeFiles),
+            meta('gs-preload-home-css', css(homeFiles)),
+            // After the lists it reads, before the entry's own tags: its requests go out first.
+            { tag: 'script', attrs: { src: '/preload.js' }, injectTo: 'head-prepend' as const },
+          ],
         };
       },
     },
@@ -209,7 +341,15 @@ const MENU_ICONS = ((): Set<string> => {
 
 export default defineConfig({
   // The contract without the schemas a screen does not validate with (tools/vite-contract.ts).
-  plugins: [withoutColumnFilters(), react(), precompress(), contractForBrowserPlugin(), menuTitles(), consolePreload()],
+  plugins: [
+    withoutColumnFilters(),
+    react(),
+    precompress(),
+    contractForBrowserPlugin(),
+    menuTitles(),
+    shellChunks(),
+    consolePreload(),
+  ],
   server: {
     port: Number(process.env.WEB_PORT ?? 5173),
     proxy: { '/api': { target: api, ws: true } },
@@ -243,6 +383,19 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
               priority: 30,
             },
+            // The shell (shellChunks): what the entry imports in one chunk beside React's, what the console imports in
+            // two (the part it shares with the 404 page, and the rest), instead of some hundred files that a browser
+            // fetches six at a time. Every console screen loads the console's chunks anyway; the login page and the
+            // big screen load neither. Their dependencies are not pulled in (includeDependenciesRecursively): a
+            // module the login page also imports stays out.
+            ...(['boot', 'console-base', 'console', 'shared-login', 'shared-big-screen', 'shared-public'] as const).map(
+              (chunk, i) => ({
+                name: (id: string) => (shellOf?.get(id) === chunk ? chunk : null),
+                debugName: chunk,
+                includeDependenciesRecursively: false,
+                priority: 28 - i / 10,
+              }),
+            ),
             {
               // ECharts' modules that several parts share (src/shared/charts/parts.ts) go in one chunk with its core,
               // not in dozens of files of a few hundred bytes each; a module of one part stays in that part's chunk.

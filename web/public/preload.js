@@ -1,40 +1,54 @@
 /**
- * A signed-in start (a token, not the login or 404 page) asks for the console's code at once, beside the entry's own
- * first steps (React, i18n, the boot catalogues), instead of after them; a start on home also asks for home's. The
- * build lists the chunks in <meta name="gs-preload-console"> and <meta name="gs-preload-home"> (web/vite.config.ts,
- * plugin consolePreload). A classic script at the end of index.html's body, copied as it is (web/public), not
- * bundled: it runs while the page is parsed, before the entry's modules run (bundled into the entry, it ran only
- * after the entry's imports, i18n's first catalogue load among them).
+ * Asks at once for the files the start needs, instead of as each import is found: first the active language's boot
+ * catalogues (i18n awaits them before anything renders), then, on a signed-in start, the console's chunks, its
+ * catalogues and the screens' titles, and home's chunks and CSS on a start on home; on a start without a session, the
+ * login page's. The build lists the files in <meta name="gs-preload-..."> (web/vite.config.ts, plugin
+ * consolePreload) and puts this script first in the head: a classic script, copied as it is (web/public), not
+ * bundled, so it runs while the page is parsed, before the entry's modules load (the page's policy allows no inline
+ * script).
  */
 (() => {
   const listed = (name) => document.querySelector(`meta[name="${name}"]`)?.content.split(' ').filter(Boolean) ?? [];
+  const ask = (files, as) => {
+    for (const href of files) {
+      const link = document.createElement('link');
+      if (as === 'style') {
+        link.rel = 'preload';
+        link.as = 'style';
+        link.crossOrigin = ''; // as vite's own stylesheet link, so the one request serves both
+      } else link.rel = 'modulepreload';
+      link.href = href;
+      document.head.appendChild(link);
+    }
+  };
 
   try {
     const hash = location.hash;
-    if (localStorage.getItem('token') && !/^#\/(login|404)\b/.test(hash)) {
-      const home = /^(#\/?(home)?)?(\?.*)?$/.test(hash);
-      // The language as shared/i18n.ts detects it (not imported: this module runs before the entry's others).
-      const stored = localStorage.getItem('language');
-      const browser = (navigator.language || '').slice(0, 2).toLowerCase();
-      const lang =
-        stored === 'zh' || stored === 'ko' || stored === 'en'
-          ? stored
-          : browser === 'zh' || browser === 'ko'
-            ? browser
-            : 'en';
-      const files = [
-        ...listed('gs-preload-console'),
-        ...listed(`gs-preload-console-${lang}`),
-        ...(home ? listed('gs-preload-home') : []),
-      ];
-      for (const href of files) {
-        const link = document.createElement('link');
-        link.rel = 'modulepreload';
-        link.href = href;
-        document.head.appendChild(link);
-      }
+    // The language as shared/i18n.ts detects it (not imported: this script runs before the entry's modules).
+    const stored = localStorage.getItem('language');
+    const browser = (navigator.language || '').slice(0, 2).toLowerCase();
+    const lang =
+      stored === 'zh' || stored === 'ko' || stored === 'en'
+        ? stored
+        : browser === 'zh' || browser === 'ko'
+          ? browser
+          : 'en';
+    ask(listed(`gs-preload-boot-${lang}`));
+    // Signed in as app/guards.tsx sees it: a token and a user name.
+    const signedIn = Boolean(localStorage.getItem('token') && localStorage.getItem('userName'));
+    if (!signedIn) {
+      if (/^#\/404\b/.test(hash)) return;
+      ask(listed('gs-preload-login-css'), 'style');
+      ask(listed('gs-preload-login'));
+    } else if (!/^#\/(login|404|digitalGallery)\b/.test(hash)) {
+      const home = /^(#\/?(home)?)?([?].*)?$/.test(hash);
+      if (home) ask(listed('gs-preload-home-css'), 'style');
+      ask(listed('gs-preload-console-css'), 'style');
+      ask(listed('gs-preload-console'));
+      ask(listed(`gs-preload-console-${lang}`));
+      if (home) ask(listed('gs-preload-home'));
     }
   } catch {
-    // No storage (private mode): the console loads its code when it needs it, as without this.
+    // No storage (private mode): the page loads its code as it finds it, as without this.
   }
 })();

@@ -3,7 +3,8 @@ import { createHashRouter } from 'react-router-dom';
 import { PublicOnly, RequireLogin } from './guards.tsx';
 import { LoginPage } from '../features/session/index.ts';
 import { BigScreenPage } from '../features/dashboard/index.ts';
-import { currentLanguage, loadConsoleCatalogues } from '../shared/i18n.ts';
+import { currentLanguage, loadCatalogues, loadConsoleCatalogues } from '../shared/i18n.ts';
+import { getSession } from '../shared/session.ts';
 import { loadUiLocale } from '../shared/uiLocale.ts';
 
 // Each public page and the console (antd's providers, the menu, route tree, tags, alert popup) load with their
@@ -16,10 +17,51 @@ const NotFoundPage = lazy(() =>
   })),
 );
 const Console = lazy(() =>
-  Promise.all([import('./Console.tsx'), loadConsoleCatalogues(), loadUiLocale(currentLanguage())]).then(([m]) => ({
+  Promise.all([
+    import('./Console.tsx'),
+    loadConsoleCatalogues(),
+    loadUiLocale(currentLanguage()),
+    loadStartScreen(),
+  ]).then(([m]) => ({
     default: m.Console,
   })),
 );
+
+/**
+ * The screen the console opens on, loaded with the console: its code (a lazy screen), and the catalogues it waits
+ * for, so the layout's first render shows it instead of a skeleton that the screen replaces a render later.
+ * Never fails: a screen that cannot load shows its error as it did.
+ */
+async function loadStartScreen(): Promise<void> {
+  try {
+    const [{ appRoutes }, { buildNodes, filterRoutes, findNode }] = await Promise.all([
+      import('./routes.tsx'),
+      import('./route-tree.ts'),
+    ]);
+    const pathname = router.state.location.pathname;
+    const node = findNode(buildNodes(filterRoutes(appRoutes, getSession())), pathname === '/' ? '/home' : pathname);
+    if (!node?.route.element) return;
+    await Promise.all([loadLazy(node.route.element), node.route.consoleCatalogues ? null : loadCatalogues()]);
+  } catch {
+    // The screen loads when it renders, as without this.
+  }
+}
+
+/**
+ * Starts a React.lazy component's load and resolves once it is there: its first render then does not suspend.
+ * (React's lazy object: `_init(_payload)` returns the component when loaded, throws the pending promise before.)
+ */
+function loadLazy(component: unknown): Promise<unknown> {
+  const lazyObject = component as { $$typeof?: symbol; _init?: (payload: unknown) => unknown; _payload?: unknown };
+  if (lazyObject.$$typeof !== Symbol.for('react.lazy') || typeof lazyObject._init !== 'function')
+    return Promise.resolve();
+  try {
+    lazyObject._init(lazyObject._payload);
+    return Promise.resolve();
+  } catch (pending) {
+    return Promise.resolve(pending).catch(() => undefined);
+  }
+}
 const loading = (page: ReactNode): ReactNode => <Suspense fallback={null}>{page}</Suspense>;
 
 /**

@@ -61,6 +61,12 @@ export function storeUserInfo(info: UserInfo): void {
   localStorage.setItem(KEYS.permissions, JSON.stringify(info.permissions));
   localStorage.setItem(KEYS.userInfo, JSON.stringify(info));
   if (info.platformType) localStorage.setItem(KEYS.platformType, info.platformType);
+  // The console reads user info again at each start: an answer that leaves the session as it was does not
+  // re-render every component that reads the session.
+  if (JSON.stringify(read()) === JSON.stringify(snapshot)) {
+    if (snapshot.token) loggedOutOnPurpose = false;
+    return;
+  }
   refreshSession();
 }
 
