@@ -67,9 +67,13 @@ export const homeSchema = z.object({
   sites: z.object({
     total: int,
     byState: z.record(siteStateSchema, int),
-    /** Per kind the caller may see, in PLATFORM_TYPES order; kinds without sites are listed with 0. */
+    /**
+     * Every kind, in PLATFORM_TYPES order, kinds without sites with 0: the caller's data scope decides the sites
+     * (each total equals that kind's site list with the same regionCode).
+     */
     byType: z.array(z.object({ type: z.enum(PLATFORM_TYPES), total: int, byState: z.record(siteStateSchema, int) })),
   }),
+  /** The devices bound to the sites (each byState count equals the device list with state=S&bound=true). */
   devices: z.object({
     total: int,
     /** Online: seen within its offline hours; offline = total - online. */
@@ -144,7 +148,10 @@ export const bigScreenSchema = z.object({
   /** Open alerts by level, and the newest alerts (ticker). */
   open: levelCountsSchema,
   latestAlerts: z.array(dashboardAlertSchema),
-  /** Devices in alarm (at most ALARM_CURVES_MAX) with their last ALARM_CURVES_MINUTES of readings. */
+  /**
+   * Devices in alarm (at most ALARM_CURVES_MAX, highest open level first) with the readings of the quantity of
+   * their highest open alert over the ALARM_CURVES_MINUTES up to the device's newest reading.
+   */
   alarmCurves: z.array(
     z.object({
       deviceId: int,

@@ -110,11 +110,12 @@ export async function openAlerts(db: Db, scope: DataScope) {
  */
 export async function raisedByDay(db: Db, scope: DataScope, since: Date, timeZone: string) {
   const r = await sql<{ day: string; level: number; module_id: number | null; n: number }>`
-    select to_char(date_trunc('day', a.first_at at time zone ${timeZone}), 'YYYY-MM-DD') as day, a.level,
-      case when a.kind = 'offline' then null else d.module_id end as module_id, count(*)::int as n
-    from alerts a left join devices d on d.id = a.device_id
-    where a.first_at >= ${since.toISOString()}::timestamptz and ${scopeSql(scope, 'a.platform_id')}
-    group by 1, 2, 3`.execute(db.k);
+    select to_char(x.day, 'YYYY-MM-DD') as day, x.level, x.module_id, x.n from (
+      select (a.first_at at time zone ${timeZone})::date as day, a.level,
+        case when a.kind = 'offline' then null else d.module_id end as module_id, count(*)::int as n
+      from alerts a left join devices d on d.id = a.device_id
+      where a.first_at >= ${since.toISOString()}::timestamptz and ${scopeSql(scope, 'a.platform_id')}
+      group by 1, 2, 3) x`.execute(db.k);
   return r.rows.map((x) => ({
     day: x.day,
     level: Number(x.level),
