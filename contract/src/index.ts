@@ -29,3 +29,4 @@ export * from './tsManagement/index.ts';
 export * from './dashboard/index.ts';
 export * from './jobs/index.ts';
 export * from './dataImport/index.ts';
+export * from './reportDocument/index.ts';
