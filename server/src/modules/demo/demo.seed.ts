@@ -140,6 +140,7 @@ export const DEMO_SITES: DemoSite[] = [
     lat: 30.8235,
     alt: 185,
     enterprise: 'general',
+    details: { damType: 'concrete', damHeight: 95, elevation: 185, floodLevel: 180, limitedFloodLevel: 175 },
     sections: [
       {
         name: 'Dam section 0+120',

@@ -218,16 +218,19 @@ export function ReservoirLevels({ rows, words }: { rows: readonly ReservoirRow[]
           );
         })}
       </div>
-      <div className="bs-res-legend">
-        <span>
-          <i className="bs-res-key bs-res-limited" />
-          {t('reservoir.limited')}
-        </span>
-        <span>
-          <i className="bs-res-key bs-res-flood" />
-          {t('reservoir.flood')}
-        </span>
-      </div>
+      {/* The key only where a line is drawn: a reservoir without flood levels shows none. */}
+      {shown.some((r) => r.floodLevel !== null || r.limitedFloodLevel !== null) ? (
+        <div className="bs-res-legend">
+          <span>
+            <i className="bs-res-key bs-res-limited" />
+            {t('reservoir.limited')}
+          </span>
+          <span>
+            <i className="bs-res-key bs-res-flood" />
+            {t('reservoir.flood')}
+          </span>
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -259,7 +262,15 @@ export function AlarmCurves({
       animation: false,
       color: CURVE_COLOURS,
       grid: { left: 64, right: 18, top: 44, bottom: 30 },
-      legend: { top: 4, textStyle: { color: '#cfe8ff', fontSize: 14 }, itemWidth: 16, type: 'plain' },
+      legend: {
+        top: 4,
+        textStyle: { color: '#cfe8ff', fontSize: 14 },
+        itemWidth: 16,
+        // One line that pages: a second line of names would cover the plot.
+        type: 'scroll',
+        pageTextStyle: { color: '#cfe8ff' },
+        pageIconColor: '#3de7ff',
+      },
       tooltip: { trigger: 'axis' },
       xAxis: {
         type: 'time',
