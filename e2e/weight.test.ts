@@ -51,4 +51,29 @@ describe('console weight in a real browser', () => {
     expect(locales(seen)).toEqual(['ko', 'zh']);
     await page.context().close();
   });
+
+  it('asks for the first answers of a signed-in start before its scripts run, once each', async () => {
+    const page = await newPage(browser, 'en-US');
+    await loginAs(page, server.url, 'admin', ADMIN_PASSWORD);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      asked.push(r.resourceType() === 'image' ? `image ${u.pathname}` : u.pathname);
+    });
+    await page.reload();
+    await page.locator('[data-testid="home-greeting"]').waitFor();
+    await page.waitForTimeout(500);
+    const once = (path: string): void =>
+      expect(
+        asked.filter((a) => a === path),
+        path,
+      ).toHaveLength(1);
+    // preload.js asked for them (web/public/preload.js askEarly) and the page took those answers (api.ts
+    // takeEarly) instead of asking again; the shell's first picture (the logo) is drawn by the scripts, later.
+    for (const path of ['/api/v2/manage/user/getUserInfo', '/api/v2/manage/system/getPublicConfig']) {
+      once(path);
+      expect(asked.indexOf(path)).toBeLessThan(asked.findIndex((a) => a.startsWith('image ')));
+    }
+    await page.context().close();
+  });
 });
