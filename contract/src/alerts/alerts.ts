@@ -202,7 +202,12 @@ const alertFilters = {
   /** Device name or number, site name, quantity. */
   keyword: zOptText(100),
 };
-export const alertsByPlatformQuery = pageQuery().extend({ platformId: optInt(), ...alertFilters });
+export const alertsByPlatformQuery = pageQuery().extend({
+  platformId: optInt(),
+  /** The alerts of the sites in this region and every region below it (home's regional screening links here). */
+  regionCode: zOptText(20),
+  ...alertFilters,
+});
 export const alertsByDeviceQuery = pageQuery().extend({
   deviceName: zOptText(100),
   deviceId: optInt(),

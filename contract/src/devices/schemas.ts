@@ -162,6 +162,8 @@ const deviceFilters = {
   state: optEnum(DEVICE_STATES),
   /** false: only unbound devices (site-less, visible to callers who see every site); true: only bound ones. */
   bound: optBool(),
+  /** The devices of the sites in this region and every region below it (home's regional screening links here). */
+  regionCode: zOptText(20),
 };
 
 export const deviceListQuery = pageQuery().extend(deviceFilters);

@@ -16,6 +16,7 @@ type Tx = Kysely<Database>;
 
 export interface AlertFilter {
   platformId?: number | undefined;
+  regionCode?: string | undefined;
   deviceId?: number | undefined;
   level?: number | undefined;
   status?: string | undefined;
@@ -42,6 +43,7 @@ function filteredAlerts(db: Db, scope: DataScope, f: AlertFilter) {
   let q = alertsBase(db, scope);
   if (f.platformId !== undefined) q = q.where('a.platform_id', '=', isDbId(f.platformId) ? f.platformId : -1);
   if (f.deviceId !== undefined) q = q.where('a.device_id', '=', isDbId(f.deviceId) ? f.deviceId : -1);
+  if (f.regionCode) q = q.where(inRegionSubtree('p.region_code', f.regionCode));
   if (f.level !== undefined) q = q.where('a.level', '=', f.level);
   // `open`: untreated or pre-process, exactly what the open counts (home, getCounts) count.
   if (f.status === 'open') q = q.where('a.status', '<>', 'processed');

@@ -115,6 +115,7 @@ export class AlertsService {
     lang: Language,
     q: Parameters<AlertsService['filterOf']>[0] & {
       platformId?: number | undefined;
+      regionCode?: string | undefined;
       pageNum: number;
       pageSize: number;
       sortField?: string | undefined;
@@ -124,6 +125,7 @@ export class AlertsService {
     const r = await repo.listAlerts(this.ctx.db, user.scope, {
       ...this.filterOf(q),
       platformId: q.platformId,
+      regionCode: q.regionCode,
       pageNum: q.pageNum,
       pageSize: q.pageSize,
       sortField: q.sortField,

@@ -245,6 +245,27 @@ describe('dashboard: home, big screen, devices with data, weather', () => {
     expect(sichuan.alerts.openTotal).toBe(2);
     for (const k of sichuan.sites.byType)
       expect(k.total).toBe(await siteTotal(admin, k.type, { regionCode: '510000' }));
+    // The device and alert lists home links to take the region too, so each count equals its list.
+    for (const [who, token] of [
+      ['admin', admin],
+      ['scoped', scoped],
+    ] as const) {
+      const h = await ok<HomeData>(HOME, token, { regionCode: '510000' });
+      for (const state of DEVICE_STATES)
+        expect(h.devices.byState[state], `${who} ${state}`).toBe(
+          await deviceTotal(token, { state, regionCode: '510000' }),
+        );
+      for (const level of ALERT_LEVELS)
+        expect(h.alerts.open[level], `${who} level ${level}`).toBe(
+          await alertTotal(token, { level: String(level), status: 'open', regionCode: '510000' }),
+        );
+      expect(h.alerts.openTotal).toBe(await alertTotal(token, { status: 'open', regionCode: '510000' }));
+    }
+    expect(await deviceTotal(admin, { regionCode: '510000' })).toBe(5);
+    expect(await alertTotal(admin, { status: 'open', regionCode: '510000' })).toBe(2);
+    const guangxi = (await ok<HomeData>(HOME, admin, { regionCode: '450000' })).alerts.openTotal;
+    expect(guangxi).toBeGreaterThan(0);
+    expect(await alertTotal(admin, { status: 'open', regionCode: '450000' })).toBe(guangxi);
     const chengdu = await ok<HomeData>(HOME, admin, { regionCode: '510100' });
     expect(chengdu.map.map((s) => s.name)).toEqual(['Chengdu slope']);
     expect(chengdu.latestAlerts.every((a) => a.platformId === site.A)).toBe(true);

@@ -13,6 +13,7 @@ import {
 import type { Db } from '../../platform/db/db.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
+import { inRegionSubtree } from '../regions/index.ts';
 import { iso, isDbId, isoOrNull, likePattern, orderBy } from '../../platform/db/sql.ts';
 
 type K = Kysely<Database>;
@@ -35,6 +36,7 @@ export interface DeviceFilter {
   terminalId?: number | undefined;
   state?: string | undefined;
   bound?: boolean | undefined;
+  regionCode?: string | undefined;
   sortField?: string | undefined;
   sortOrder?: string | undefined;
 }
@@ -60,6 +62,7 @@ function base(db: Db, scope: DataScope, f: DeviceFilter = {}) {
   if (f.terminalId !== undefined) q = q.where('d.terminal_id', '=', id(f.terminalId));
   if (f.state) q = q.where('d.state', '=', f.state);
   if (f.bound !== undefined) q = q.where('d.bound', '=', f.bound);
+  if (f.regionCode) q = q.where(inRegionSubtree('p.region_code', f.regionCode));
   return q;
 }
 
