@@ -248,6 +248,25 @@ describe('home', () => {
     await page.locator('[data-testid="home-region-clear"]').click();
     await expect.poll(() => count(page, 'home-sites-total'), slow).toBe(2);
     expect(page.url()).not.toContain('regionCode');
+    // With a region, the open count opens the alert list of that region: the same number, the region shown.
+    await page.goto(`${server.url}/#/home?regionCode=${regionCode}`);
+    await page.locator(`[data-testid="home-page"][data-region="${regionCode}"]`).waitFor();
+    await expectCounts(page, narrowed);
+    await page.locator('[data-testid="home-open-total"]').click();
+    await page.waitForURL(new RegExp(`#/alert/alert\\?.*regionCode=${regionCode}`));
+    const rows = page.locator('[data-testid="alert-table"] tr[data-alert-id]');
+    await expect.poll(() => rows.count(), slow).toBe(narrowed.alerts.openTotal);
+    await expect
+      .poll(() => page.locator('[data-testid="alert-filter-region"]').textContent(), slow)
+      .toContain(regionName);
+    // And the device count opens the devices of that region (fewer than all: the filter is not idle).
+    await page.goBack();
+    await page.locator(`[data-testid="home-page"][data-region="${regionCode}"]`).waitFor();
+    await page.locator('[data-testid="home-devices-total"]').click();
+    await page.waitForURL(new RegExp(`#/information/monitoringDeviceManagement\\?.*regionCode=${regionCode}`));
+    const devices = page.locator('[data-testid="device-detail-link"]');
+    await expect.poll(() => devices.count(), slow).toBe(narrowed.devices.total);
+    expect(narrowed.devices.total).toBeLessThan((await home(admin)).devices.total);
     await page.context().close();
   });
 

@@ -20,6 +20,7 @@ import { LevelTag, StatusTag, fmtNum, fmtTime, levelHex, levelTextHex } from './
 import { AlertDetailDrawer } from './AlertDetailDrawer.tsx';
 import { useValueTypeText } from './valueTypes.ts';
 import { formatInZone, pickedDaysIso, pickerValue } from '../../shared/time.ts';
+import { RegionFilter } from '../regions/index.ts';
 
 const DAY = 'YYYY-MM-DD';
 
@@ -37,6 +38,7 @@ export default function AlertsPage() {
       level: 'number',
       status: 'string',
       platformId: 'number',
+      regionCode: 'string',
       startTime: 'string',
       endTime: 'string',
       keyword: 'string',
@@ -286,6 +288,12 @@ export default function AlertsPage() {
               value={params.platformId}
               sites={sites}
               onChange={(platformId) => setFilter({ platformId })}
+            />
+            <RegionFilter
+              data-testid="alert-filter-region"
+              placeholder={t('filters.allRegions')}
+              value={params.regionCode}
+              onChange={(regionCode) => setFilter({ regionCode })}
             />
             <DatePicker.RangePicker
               data-testid="alert-filter-range"

@@ -13,6 +13,7 @@ import { useSiteOptions } from '../../shared/sites.ts';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { fetchAllTerminals, terminalKeys } from '../terminals/index.ts';
+import { RegionFilter } from '../regions/index.ts';
 import {
   DEVICE_SORT_FIELDS,
   deleteDevice,
@@ -38,7 +39,14 @@ export default function DevicesPage() {
   const catalogue = useMonitorTypes();
   const sites = useSiteOptions();
   const table = useServerTable<DeviceListParams>({ pageNum: 1, pageSize: 20 }, DEVICE_SORT_FIELDS, {
-    filters: { keyword: 'string', platformId: 'number', moduleId: 'number', terminalId: 'number', state: 'string' },
+    filters: {
+      keyword: 'string',
+      platformId: 'number',
+      moduleId: 'number',
+      terminalId: 'number',
+      state: 'string',
+      regionCode: 'string',
+    },
   });
   const { params } = table;
   const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
@@ -306,6 +314,12 @@ export default function DevicesPage() {
               value={params.state}
               options={DEVICE_STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
               onChange={(v) => table.setFilter({ state: v ?? undefined })}
+            />
+            <RegionFilter
+              data-testid="device-filter-region"
+              placeholder={t('filters.region')}
+              value={table.params.regionCode}
+              onChange={(regionCode) => table.setFilter({ regionCode })}
             />
             <Button onClick={resetFilters}>{t('filters.reset')}</Button>
           </>

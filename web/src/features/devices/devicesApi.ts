@@ -25,7 +25,7 @@ export { DEVICE_SORT_FIELDS };
 
 /** The list's filters, as the contract reads them. */
 export type DeviceFilters = Partial<
-  Pick<z.output<typeof deviceListQuery>, 'keyword' | 'platformId' | 'moduleId' | 'terminalId' | 'state'>
+  Pick<z.output<typeof deviceListQuery>, 'keyword' | 'platformId' | 'moduleId' | 'terminalId' | 'state' | 'regionCode'>
 >;
 export interface DeviceListParams extends PagedParams, DeviceFilters {}
 

@@ -10,8 +10,7 @@ import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.t
 import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
 import { formatTime } from '../../shared/time.ts';
 import { useServerTable } from '../../shared/table/serverTable.ts';
-import { RegionCascader, useRegionTree } from '../regions/index.ts';
-import type { RegionNode } from '@geosentry/contract';
+import { RegionFilter } from '../regions/index.ts';
 import { fieldsFor } from './fields.ts';
 import { detailLabel, optionLabel } from './DetailFieldItem.tsx';
 import { LIST_DETAILS, capitalize, kindTitleKey } from './kinds.ts';
@@ -36,16 +35,6 @@ const SUB_TYPE_CATALOGUES = [
 
 const dash = <Typography.Text type="secondary">-</Typography.Text>;
 
-/** The codes from the root down to a region, or undefined when it is not in the tree. */
-function pathTo(nodes: readonly RegionNode[], code: string): string[] | undefined {
-  for (const n of nodes) {
-    if (n.code === code) return [n.code];
-    const below = n.children ? pathTo(n.children, code) : undefined;
-    if (below) return [n.code, ...below];
-  }
-  return undefined;
-}
-
 export interface PlatformsPageProps {
   kind: PlatformType;
   icon: ReactNode;
@@ -65,11 +54,6 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
   });
   const { params, setFilter } = table;
   const [keywordInput, setKeywordInput] = useState(params.keyword ?? '');
-  const [regionPath, setRegionPath] = useState<string[] | undefined>(undefined);
-  // A region filter from the address shows in the cascader once the tree is there.
-  const regionTree = useRegionTree(!!params.regionCode);
-  const shownPath =
-    regionPath ?? (params.regionCode && regionTree.data ? pathTo(regionTree.data, params.regionCode) : undefined);
   const [editing, setEditing] = useState<PlatformRow | null | undefined>(undefined);
   const org = capitalize(t(orgWord(kind)));
 
@@ -91,7 +75,6 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
 
   const resetFilters = () => {
     setKeywordInput('');
-    setRegionPath(undefined);
     table.resetFilters();
   };
 
@@ -242,16 +225,12 @@ export function PlatformsPage({ kind, icon }: PlatformsPageProps) {
               onChange={(e) => setKeywordInput(e.target.value)}
               onSearch={(v) => setFilter({ keyword: v.trim() || undefined })}
             />
-            <RegionCascader
+            <RegionFilter
               data-testid="platform-filter-region"
               style={{ width: 240 }}
-              changeOnSelect
               placeholder={t('filters.region')}
-              value={shownPath}
-              onChange={(v) => {
-                setRegionPath(v);
-                setFilter({ regionCode: v?.[v.length - 1] });
-              }}
+              value={params.regionCode}
+              onChange={(regionCode) => setFilter({ regionCode })}
             />
             <Select<number>
               allowClear

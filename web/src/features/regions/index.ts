@@ -2,3 +2,4 @@
 export { informationRegionRoutes } from './routes.tsx';
 export { RegionCascader, type RegionCascaderProps } from './RegionCascader.tsx';
 export { isFullySelected, useRegionTree } from './regionsApi.ts';
+export { RegionFilter, type RegionFilterProps } from './RegionFilter.tsx';

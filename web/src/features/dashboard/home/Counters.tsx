@@ -120,7 +120,7 @@ export function Counters({ data, regionCode }: { data: HomeData; regionCode: str
       <section className="gs-hc-card" data-testid="home-devices">
         <header className="gs-hc-head">
           <h2>{t('home:devices.title')}</h2>
-          <CountLink to={deviceListLink(session)} testId="home-devices-total">
+          <CountLink to={deviceListLink(session, undefined, undefined, regionCode)} testId="home-devices-total">
             <span className="gs-hc-total">{d.total}</span>
           </CountLink>
         </header>
@@ -132,7 +132,7 @@ export function Counters({ data, regionCode }: { data: HomeData; regionCode: str
         </div>
         <div className="gs-hc-tiles">
           {(['alarm', 'alert', 'abnormal', 'offline'] as const).map((s) => (
-            <CountLink key={s} to={deviceListLink(session, s)} testId={`home-device-state-${s}`}>
+            <CountLink key={s} to={deviceListLink(session, s, undefined, regionCode)} testId={`home-device-state-${s}`}>
               <span
                 className={`gs-hc-tile${d.byState[s] > 0 ? ' gs-hc-tile-hot' : ''}`}
                 style={{ ['--c' as string]: SITE_STATE_COLOURS[s] }}
@@ -148,7 +148,7 @@ export function Counters({ data, regionCode }: { data: HomeData; regionCode: str
       <section className="gs-hc-card" data-testid="home-alerts">
         <header className="gs-hc-head">
           <h2>{t('home:alerts.title')}</h2>
-          <CountLink to={openAlertsLink(session)} testId="home-open-total">
+          <CountLink to={openAlertsLink(session, undefined, regionCode)} testId="home-open-total">
             <span className="gs-hc-total">{a.openTotal}</span>
           </CountLink>
         </header>
@@ -157,7 +157,7 @@ export function Counters({ data, regionCode }: { data: HomeData; regionCode: str
             const n = a.open[String(l) as '1'] ?? 0;
             const hex = ALERT_LEVEL_COLOURS[l].hex;
             return (
-              <CountLink key={l} to={openAlertsLink(session, l)} testId={`home-open-${l}`}>
+              <CountLink key={l} to={openAlertsLink(session, l, regionCode)} testId={`home-open-${l}`}>
                 <span
                   className={`gs-hc-level${n > 0 ? ' gs-hc-level-on' : ''}`}
                   style={{ ['--c' as string]: hex, ['--ink' as string]: ink(hex) }}

@@ -76,8 +76,8 @@ export function HomePage(): ReactElement {
     picked !== undefined && data?.map.some((s) => s.platformId === picked) ? picked : data?.map[0]?.platformId;
   const classLink = useCallback(
     (moduleId: number, state: 'normal' | 'alert' | 'alarm' | 'abnormal' | 'offline') =>
-      deviceListLink(session, state, moduleId),
-    [session],
+      deviceListLink(session, state, moduleId, region),
+    [session, region],
   );
 
   const now = Date.now();
