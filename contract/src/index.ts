@@ -30,3 +30,4 @@ export * from './dashboard/index.ts';
 export * from './jobs/index.ts';
 export * from './dataImport/index.ts';
 export * from './reportDocument/index.ts';
+export * from './vibration/index.ts';
