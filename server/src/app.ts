@@ -55,6 +55,7 @@ import { registerModuleData } from './modules/moduleData/moduleData.routes.ts';
 import { connectExternalBroker, startEmbeddedBroker, type MqttIngest } from './modules/ingest/ingest.mqtt.ts';
 import { JobRunner, registerJobs } from './platform/jobs/index.ts';
 import { DataImportService, registerDataImport } from './modules/dataImport/index.ts';
+import { registerVibration } from './modules/vibration/index.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
 
 declare module 'fastify' {
@@ -316,6 +317,7 @@ export async function buildApp(
   const jobs = new JobRunner(ctx);
   registerJobs(app, ctx, jobs);
   registerDataImport(app, ctx, new DataImportService(ctx, jobs, (r) => void alertEngine.onReadings(r)));
+  registerVibration(app, ctx);
 
   // Browser socket: authenticated by the session token (query ?token=, as browsers cannot set headers).
   // A foreign page may not open it (Origin checked before the upgrade; see originAllowed).

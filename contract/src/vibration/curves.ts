@@ -228,3 +228,10 @@ export function curvePoints(curve: LimitCurve, which: 'lower' | 'upper', fMin = 
   }
   return out;
 }
+
+export const VIBRATION_VERDICT_LABELS: Record<VibrationVerdict, Labels> = {
+  pass: { en: 'Within the limit', zh: '满足限值', ko: '허용치 이내' },
+  range: { en: "Within the standard's range", zh: '处于标准范围内', ko: '기준 범위 내' },
+  exceed: { en: 'Exceeds the limit', zh: '超过限值', ko: '허용치 초과' },
+  unknown: { en: 'No frequency', zh: '无主频', ko: '주파수 없음' },
+};

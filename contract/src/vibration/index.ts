@@ -107,3 +107,4 @@ export const vibrationRoutes = routeTable({
     tokenInQuery: true,
   },
 });
+export * from './period.ts';

@@ -704,6 +704,11 @@ export const MESSAGES = {
     zh: '时间范围无效：开始时间必须早于结束时间',
     ko: '기간이 올바르지 않습니다: 시작 시간은 종료 시간보다 빨라야 합니다',
   },
+  reportPeriodTooLong: {
+    en: 'The period is too long: a report covers at most {max} days',
+    zh: '时间范围过长：报表最多覆盖 {max} 天',
+    ko: '기간이 너무 깁니다: 보고서는 최대 {max}일입니다',
+  },
   tooManyReadings: {
     en: 'Too many readings in this range ({count}, at most {max}): choose a shorter range or an aggregation',
     zh: '该时间范围内数据过多（{count} 条，最多 {max} 条）：请缩短时间范围或选择聚合方式',
