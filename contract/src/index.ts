@@ -31,3 +31,4 @@ export * from './jobs/index.ts';
 export * from './dataImport/index.ts';
 export * from './reportDocument/index.ts';
 export * from './vibration/index.ts';
+export * from './reservoir/index.ts';

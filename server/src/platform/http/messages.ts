@@ -709,6 +709,21 @@ export const MESSAGES = {
     zh: '时间范围过长：报表最多覆盖 {max} 天',
     ko: '기간이 너무 깁니다: 보고서는 최대 {max}일입니다',
   },
+  reservoirOnly: {
+    en: 'This is kept only for reservoirs',
+    zh: '仅适用于水库',
+    ko: '저수지에만 해당합니다',
+  },
+  waterLevelRowInvalid: {
+    en: 'Water level {row}: give a valid time and an elevation between -450 and 9000 m; nothing was added',
+    zh: '第 {row} 条水位：请填写有效的时间和 -450 至 9000 米之间的高程；未添加任何数据',
+    ko: '{row}번째 수위: 올바른 시각과 -450~9000 m 사이의 표고를 입력하세요; 아무것도 추가되지 않았습니다',
+  },
+  waterLevelRowDuplicate: {
+    en: 'Water level {row} repeats an earlier time of the list; nothing was added',
+    zh: '第 {row} 条水位与列表中前面的时间重复；未添加任何数据',
+    ko: '{row}번째 수위의 시각이 목록의 앞 항목과 같습니다; 아무것도 추가되지 않았습니다',
+  },
   tooManyReadings: {
     en: 'Too many readings in this range ({count}, at most {max}): choose a shorter range or an aggregation',
     zh: '该时间范围内数据过多（{count} 条，最多 {max} 条）：请缩短时间范围或选择聚合方式',
