@@ -53,7 +53,7 @@ describe('report charts', () => {
     expect(o.xAxis.type).toBe('time');
     expect(o.yAxis.type).toBe('log');
     expect(o.yAxis.name).toBe('PPV (mm/s)');
-    expect(o.series[0].markLine.data[0].yAxis).toBe(5);
+    expect(o.series[0]?.markLine.data[0]?.yAxis).toBe(5);
     expect(o.xAxis.axisLabel.formatter(Date.UTC(2026, 0, 2, 3, 4))).toBe('01-02 03:04');
   });
 });
