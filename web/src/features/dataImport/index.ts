@@ -1,0 +1,2 @@
+/** Data import screen (/data/dataImport). */
+export { importScreenRoutes } from './routes.tsx';
