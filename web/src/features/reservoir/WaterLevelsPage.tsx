@@ -181,18 +181,18 @@ export default function WaterLevelsPage() {
       title: withZone(t('levels.time'), zoneName),
       dataIndex: 'time',
       key: 'time',
-      width: 190,
+      width: 170,
       sortable: true,
       hideable: false,
       render: (v: string) => formatTime(v),
     },
-    { title: t('levels.reservoir'), dataIndex: 'platformName', key: 'platformName', width: 200, sortable: true },
-    { title: t('levels.section'), dataIndex: 'segmentName', key: 'segmentName', width: 160, sortable: true },
+    { title: t('levels.reservoir'), dataIndex: 'platformName', key: 'platformName', width: 180, sortable: true },
+    { title: t('levels.section'), dataIndex: 'segmentName', key: 'segmentName', width: 140, sortable: true },
     {
       title: `${t('levels.elevation')} (m)`,
       dataIndex: 'elevation',
       key: 'elevation',
-      width: 140,
+      width: 130,
       align: 'right',
       sortable: true,
       render: (v: number) => <Typography.Text strong>{v}</Typography.Text>,
@@ -201,7 +201,7 @@ export default function WaterLevelsPage() {
       title: `${t('levels.storage')} (${t('units.storage')})`,
       dataIndex: 'storage',
       key: 'storage',
-      width: 150,
+      width: 140,
       align: 'right',
       render: (v: number | null) => v ?? <Typography.Text type="secondary">{t('levels.outside')}</Typography.Text>,
     },
@@ -217,7 +217,7 @@ export default function WaterLevelsPage() {
     {
       title: t('levels.actions'),
       key: 'actions',
-      width: 160,
+      width: 150,
       render: (_v, row) => (
         <Space>
           <Button
