@@ -93,7 +93,11 @@ describe('data import screen', () => {
   };
 
   it('refuses a file of another type with a clear message', async () => {
-    await page.goto(`${server.url}/#/data/dataImport`);
+    // The /data group is hidden: the Monitoring group's entry leads to the screen.
+    await page.goto(`${server.url}/#/`);
+    await page.locator('.ant-menu').getByText('Monitoring', { exact: true }).click();
+    await page.locator('.ant-menu').getByText('Data import', { exact: true }).click();
+    await page.waitForFunction(() => location.hash.startsWith('#/data/dataImport'));
     await page.locator('input[type=file]').setInputFiles({
       name: 'notes.txt',
       mimeType: 'text/plain',

@@ -43,7 +43,11 @@ export function JobProgress({ jobId, renderResult, onDownload, children }: JobPr
   if (error) return <Alert type="error" showIcon message={error.message} data-testid="job-error" />;
   if (!job) return <Progress percent={0} status="active" data-testid="job-progress" />;
   const pct = jobPercent(job);
-  const counts = job.total ? t('job.counts', { done: job.done, total: job.total }) : t('job.done', { done: job.done });
+  const counts = job.total
+    ? t('job.counts', { done: job.done, total: job.total })
+    : job.done > 0
+      ? t('job.done', { done: job.done })
+      : null;
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="job-progress" data-state={job.state}>
       <Space wrap>
@@ -53,7 +57,7 @@ export function JobProgress({ jobId, renderResult, onDownload, children }: JobPr
         {job.phase && !final && (
           <Typography.Text type="secondary">{t(`job.phase.${job.phase}`, { defaultValue: '' })}</Typography.Text>
         )}
-        <Typography.Text>{counts}</Typography.Text>
+        {counts && <Typography.Text>{counts}</Typography.Text>}
         {!final && (
           <Button
             size="small"
