@@ -46,6 +46,8 @@ export const comprehensiveQuery = z.object({
   endTime: zReqTime(),
   timeZone: zTimeZone(),
   format: z.preprocess((v) => (blank(v) ? undefined : v), z.enum(RESERVOIR_FORMATS).default('json')),
+  /** The name to save a file under (without extension; default the report's). */
+  fileName: zOptText(120),
 });
 export const waterHisQuery = z.object({
   platformId: zInt(),

@@ -1,7 +1,7 @@
 // The vibration report's contract (issue 17, /monitor/VibrationReport, role monitor:vibrationReport). The spec
 // does not show its calls: they sit under /api/v2/data/report/vibration/ in the style of the module report.
 import { z } from 'zod';
-import { zInt, zNum } from '../api/zod.ts';
+import { zInt, zNum, zOptText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 import { zReqTime, zTimeZone } from '../moduleData/index.ts';
 import { reportDocumentSchema } from '../reportDocument/index.ts';
@@ -42,6 +42,8 @@ export const vibrationReportQuery = z.object({
   /** Readings further apart than this (seconds) are separate events. */
   gapSeconds: opt(zNum().pipe(z.number().min(0.001).max(3600))),
   format: z.preprocess((v) => (blank(v) ? undefined : v), z.enum(VIBRATION_FORMATS).default('json')),
+  /** The name to save a file under (without extension; default the report's). */
+  fileName: zOptText(120),
 });
 export type VibrationReportQuery = z.input<typeof vibrationReportQuery>;
 

@@ -232,7 +232,7 @@ export function comprehensiveDocument(
     generatedAt: new Date().toISOString(),
     meta: [
       { label: w('site'), value: r.platformName },
-      { label: `${w('period')} (${r.timeZone})`, value: `${local(from)} – ${local(to)}` },
+      { label: w('period'), value: `${local(from)} – ${local(to)}` },
       { label: w('stat'), value: STAT[r.statisticsType]![L] },
       { label: w('source'), value: sourceText },
     ],

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { Status, reservoirRoutes as R } from '@geosentry/contract';
+import { reservoirRoutes as R } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
-import { AppError } from '../../platform/http/errors.ts';
+import { sendReport } from '../../platform/reports/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ReservoirService } from './reservoir.service.ts';
 
@@ -13,8 +13,7 @@ export function registerReservoir(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, R.getReportComprehensiveFile, async (c) => {
     const report = await svc.comprehensive(caller(c), c.lang, c.query);
     if (c.query.format === 'json') return { data: report };
-    // The file renderers (server/src/platform/reports) are plugged in here.
-    throw new AppError(Status.notAcceptable, 'unsupportedType');
+    return sendReport(c.reply, report.document, c.query.format, { fileName: c.query.fileName });
   });
   defineRoute(app, ctx, R.waterHisInfo, async (c) => ({ data: await svc.history(caller(c), c.query) }));
   defineRoute(app, ctx, R.waterInfo, async (c) => ({

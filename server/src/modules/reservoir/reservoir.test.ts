@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Status,
@@ -238,7 +243,7 @@ describe('reservoir water levels and comprehensive report', () => {
       { label: 'Flood level', value: 110, colour: '#c62828' },
       { label: 'Flood-limited level', value: 105, colour: '#f9a825' },
     ]);
-    expect(doc.meta[1]).toEqual({ label: 'Period (Asia/Shanghai)', value: '2026-10-01 00:00 – 2026-10-04 00:00' });
+    expect(doc.meta[1]).toEqual({ label: 'Period', value: '2026-10-01 00:00 – 2026-10-04 00:00' });
     const zh = await get<ComprehensiveReport>(
       `${R}/getReportComprehensiveInformation`,
       { platformId: dam, startTime: '2026-10-01', endTime: '2026-10-03', timeZone: TZ },
@@ -247,6 +252,46 @@ describe('reservoir water levels and comprehensive report', () => {
     );
     expect(zh.data.document.title).toBe('水库综合报表');
     expect(zh.data.document.sections.map((s) => s.title)).toEqual(['水位与库容', '渗流', '变形', '降雨量']);
+  });
+
+  it('downloads the comprehensive report as xlsx and PDF (Chinese text extracted)', async () => {
+    const qs = new URLSearchParams({
+      platformId: String(dam),
+      startTime: '2026-10-01',
+      endTime: '2026-10-03',
+      timeZone: TZ,
+      format: 'xlsx',
+    });
+    const x = await t.raw('GET', `${R}/getReportComprehensiveFile?${qs.toString()}`, {
+      token: admin,
+      headers: { language: 'en' },
+    });
+    expect(x.statusCode).toBe(200);
+    expect(x.headers['content-disposition']).toContain(`reservoir-${dam}-2026-10-01-2026-10-03-day.xlsx`);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(x.rawPayload as unknown as ArrayBuffer);
+    const cells = wb.worksheets.flatMap((ws) => {
+      const out: unknown[] = [];
+      ws.eachRow((r) => r.eachCell((c) => out.push(c.value)));
+      return out;
+    });
+    expect(cells).toContain(1640);
+    expect(cells).toContain('Crest marker');
+    qs.set('format', 'pdf');
+    const p = await t.raw('GET', `${R}/getReportComprehensiveFile?${qs.toString()}`, {
+      token: admin,
+      headers: { language: 'zh' },
+    });
+    expect(p.statusCode).toBe(200);
+    const file = path.join(os.tmpdir(), `reservoir-${process.pid}.pdf`);
+    fs.writeFileSync(file, p.rawPayload);
+    try {
+      const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+      expect(text).toContain('水库综合报表');
+      expect(text).toContain('汛限水位');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 
   it('auto source: the water-level device; current level and history', async () => {

@@ -208,9 +208,10 @@ export function vibrationDocument(x: VibrationDocInput): ReportDocument {
     language: L,
     timeZone: x.timeZone,
     generatedAt: new Date().toISOString(),
+    // The zone is named in the header card (the renderers' time zone row), beside the period.
     meta: [
       { label: w('site'), value: x.siteName },
-      { label: `${w('period')} (${x.timeZone})`, value: `${local(x.period.from)} – ${local(x.period.to)}` },
+      { label: w('period'), value: `${local(x.period.from)} – ${local(x.period.to)}` },
       { label: w('devices'), value: x.devices.map((d) => d.name).join(', ') || '—' },
       { label: w('curve'), value: x.curve.label[L] },
       { label: w('source'), value: x.curve.source },

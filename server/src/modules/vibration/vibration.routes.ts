@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { Status, vibrationRoutes as R } from '@geosentry/contract';
+import { vibrationRoutes as R } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
-import { AppError } from '../../platform/http/errors.ts';
+import { sendReport } from '../../platform/reports/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { VibrationService } from './vibration.service.ts';
 
@@ -11,7 +11,6 @@ export function registerVibration(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, R.getVibrationReportFile, async (c) => {
     const report = await svc.report(caller(c), c.lang, c.query);
     if (c.query.format === 'json') return { data: report };
-    // The file renderers (server/src/platform/reports) are plugged in here.
-    throw new AppError(Status.notAcceptable, 'unsupportedType');
+    return sendReport(c.reply, report.document, c.query.format, { fileName: c.query.fileName });
   });
 }

@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Status, type VibrationReport } from '@geosentry/contract';
 import { testApp, type TestApp } from '../../../test/harness.ts';
@@ -116,7 +121,7 @@ describe('vibration report', () => {
     expect(doc.title).toBe('振动监测报告');
     expect(doc.timeZone).toBe('Asia/Shanghai');
     expect(doc.meta.find((m) => m.label.startsWith('时间范围'))).toEqual({
-      label: '时间范围 (Asia/Shanghai)',
+      label: '时间范围',
       value: '2026-10-05 00:00 – 2026-10-06 00:00',
     });
     const chart = doc.sections[0]!.blocks.find((b) => b.kind === 'chart');
@@ -130,6 +135,49 @@ describe('vibration report', () => {
     const table = doc.sections[1]!.blocks[0]!;
     expect(table.kind === 'table' && table.rows.length).toBe(4);
     expect(doc.fileName).toBe(`vibration-${site}-2026-10-05-2026-10-05`);
+  });
+
+  it('downloads the report as xlsx and PDF (Chinese text extracted), under a given name', async () => {
+    const qs = new URLSearchParams({
+      platformId: String(site),
+      startTime: '2026-10-05',
+      endTime: '2026-10-05',
+      timeZone: 'Asia/Shanghai',
+      format: 'xlsx',
+    });
+    const x = await t.raw('GET', `${B}/getVibrationReportFile?${qs.toString()}`, {
+      token: admin,
+      headers: { language: 'en' },
+    });
+    expect(x.statusCode).toBe(200);
+    expect(x.headers['content-disposition']).toContain(`vibration-${site}-2026-10-05-2026-10-05.xlsx`);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(x.rawPayload as unknown as ArrayBuffer);
+    const cells = wb.worksheets.flatMap((ws) => {
+      const out: unknown[] = [];
+      ws.eachRow((r) => r.eachCell((c) => out.push(c.value)));
+      return out;
+    });
+    expect(cells).toContain('Deck logger');
+    expect(cells).toContain(31);
+    expect(cells).toContain('Exceeds the limit');
+    qs.set('format', 'pdf');
+    qs.set('fileName', '振动 报告');
+    const p = await t.raw('GET', `${B}/getVibrationReportFile?${qs.toString()}`, {
+      token: admin,
+      headers: { language: 'zh' },
+    });
+    expect(p.statusCode).toBe(200);
+    expect(p.headers['content-disposition']).toContain(encodeURIComponent('振动 报告.pdf'));
+    const file = path.join(os.tmpdir(), `vibration-${process.pid}.pdf`);
+    fs.writeFileSync(file, p.rawPayload);
+    try {
+      const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+      expect(text).toContain('振动监测报告');
+      expect(text).toContain('超过限值');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 
   it('refuses bad input with a clear message and changes nothing', async () => {
