@@ -166,7 +166,7 @@ export const ionosphereHistoryQuery = z.object({
   aggregation: aggregationField,
   maxPoints: maxPointsField,
 });
-export const REPORT_FORMATS = ['json', 'xlsx'] as const;
+export const REPORT_FORMATS = ['json', 'xlsx', 'pdf'] as const;
 export const moduleReportQuery = z.object({
   platformId: zInt(),
   /** Accepted for compatibility; the answer uses the stored site name. */
@@ -621,12 +621,12 @@ export const moduleDataRoutes = routeTable({
     query: moduleReportQuery,
     response: moduleReportSchema,
   },
-  /** format=xlsx (download, token may be a query parameter): the workbook; format=json: ModuleReport. */
+  /** format=xlsx|pdf (download, token may be a query parameter): the file; format=json: ModuleReport. */
   getModuleDataReport: {
     method: 'GET',
     path: '/api/v2/data/report/module/getModuleDataReport',
     permission: REPORT,
-    summary: 'Report download (format=xlsx) or its table (format=json)',
+    summary: 'Report download (format=xlsx or pdf) or its table (format=json)',
     tags,
     query: moduleReportQuery,
     tokenInQuery: true,

@@ -4,7 +4,8 @@ import { caller, defineRoute } from '../../platform/http/route.ts';
 import type { IngestService } from '../ingest/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ModuleDataService } from './moduleData.service.ts';
-import { reportWorkbook } from './moduleData.report.ts';
+import { moduleReportDocument, reportWorkbook } from './moduleData.report.ts';
+import { sendReport } from '../../platform/reports/index.ts';
 
 export function registerModuleData(
   app: FastifyInstance,
@@ -49,10 +50,12 @@ export function registerModuleData(
   defineRoute(app, ctx, R.getModuleDataReport, async (c) => {
     const report = await svc.moduleReport(caller(c), c.lang, c.query);
     if (c.query.format === 'json') return { data: report };
-    const body = await reportWorkbook(report, c.lang);
     const code = monitorTypeOf(report.moduleId)?.code ?? 'module';
     const first = periodLabel(report.from, 'day', report.timeZone);
-    const name = `report-${report.platformId}-${code}-${first}-${report.statisticsType}.xlsx`;
+    const base = `report-${report.platformId}-${code}-${first}-${report.statisticsType}`;
+    if (c.query.format === 'pdf') return sendReport(c.reply, moduleReportDocument(report, c.lang, base), 'pdf');
+    const body = await reportWorkbook(report, c.lang);
+    const name = `${base}.xlsx`;
     c.reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     c.reply.header('content-disposition', `attachment; filename="${name}"`);
     c.reply.header('cache-control', 'no-store');

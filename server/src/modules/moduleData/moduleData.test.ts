@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import {
   Status,
@@ -662,5 +666,41 @@ describe('module data (monitoring query API)', () => {
     ]);
     const row = (ws.getRow(6).values as unknown[]).slice(1);
     expect(row.slice(0, 4)).toEqual(['Device wl', 'DEV-wl', '2026-01', Math.max(...jan)]);
+  });
+
+  it('answers the module report as a PDF in the caller’s language, and nothing of a foreign site', async () => {
+    const params = {
+      platformId: String(siteA),
+      moduleId: '3',
+      deviceName: 'wl',
+      startTime: '2026-01-01',
+      endTime: '2026-02-28',
+      statisticsType: 'month',
+      format: 'pdf',
+    };
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v2/data/report/module/getModuleDataReport?${new URLSearchParams({ ...params, token: admin })}`,
+      headers: { language: 'zh' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toMatch(/filename="report-\d+-waterLevel-2026-01-01-month\.pdf"/);
+    const file = path.join(os.tmpdir(), `md-report-${process.pid}.pdf`);
+    fs.writeFileSync(file, res.rawPayload);
+    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+    if (process.env.REPORT_PREVIEW) fs.copyFileSync(file, `${process.env.REPORT_PREVIEW}/module-zh.pdf`);
+    fs.rmSync(file, { force: true });
+    expect(text).toContain('模块数据报表');
+    expect(text).toContain('Data A');
+    expect(text).toContain(Math.max(...WL.filter((x) => x.ts < Date.UTC(2026, 1, 1)).map((x) => x.v)).toFixed(2));
+
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `/api/v2/data/report/module/getModuleDataReport?${new URLSearchParams({ ...params, token: outsider })}`,
+    });
+    expect(foreign.headers['content-type']).toMatch(/json/);
+    expect(foreign.headers['content-disposition']).toBeUndefined();
+    expect(JSON.parse(foreign.body).status).not.toBe(200);
   });
 });
