@@ -47,6 +47,7 @@ const SCREENS: Record<string, { path: string; shows: string; pick?: string; gap?
   ],
   'information:reservoirWater': [
     { path: '/information/reservoirWaterElevation', shows: 'Capacity table of the reservoir', pick: 'reservoir-site' },
+    { path: '/information/reservoirWaterLevels', shows: 'Manual water levels' },
   ],
   'information:riverWater': [{ path: '/information/riverWaterElevation', shows: 'Yuzui section' }],
   'information:responsible': [{ path: '/information/administrator', shows: 'Kim Minji' }],
@@ -73,6 +74,12 @@ const SCREENS: Record<string, { path: string; shows: string; pick?: string; gap?
   'monitor:dataProcessing': [{ path: '/monitor/DataProcessing', shows: 'Chaotianmen' }],
   'monitor:predict': [{ path: '/monitor/forecast', shows: 'Chaotianmen' }],
   'monitor:comparison': [{ path: '/monitor/DataComparison', shows: 'Chaotianmen' }],
+  'monitor:report': [
+    { path: '/monitor/reservoirReport', shows: 'Pick a reservoir, the statistics and a period, then run the report.' },
+  ],
+  'monitor:vibrationReport': [
+    { path: '/monitor/VibrationReport', shows: 'Pick a site, a period and a limit curve, then run the report.' },
+  ],
   'alert-predict:alert': [{ path: '/alert/alert', shows: 'Xinmo Village landslide' }],
   'alert-predict:report': [{ path: '/alert/alertReport', shows: 'Xinmo Village landslide' }],
   'alert-predict:alert-value': [
@@ -110,9 +117,7 @@ const NO_SCREEN = new Set([
   'threeDimensional:show',
   'threeDimensional:manage',
   'monitor:realtime-trade',
-  'monitor:report',
   'monitor:generalReport',
-  'monitor:vibrationReport',
   'monitor:dataImport',
   'supervisor:dynamic',
   'supervisor:plan',
