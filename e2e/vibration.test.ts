@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -100,6 +105,30 @@ describe('vibration report screen', () => {
     expect(await view.locator('[data-testid="report-chart"]').count()).toBeGreaterThan(0);
     await expectNoRawKeys(page);
     await shot(page, 'vibration-report-en-1280');
+    // The files: the xlsx parsed, the PDF's text extracted.
+    const save = async (format: string): Promise<string> => {
+      const wait = page.waitForEvent('download');
+      await page.locator(`[data-testid="report-download-${format}"]`).click();
+      const d = await wait;
+      expect(d.suggestedFilename()).toMatch(new RegExp(`^vibration-\\d+-.*\\.${format}$`));
+      const file = path.join(os.tmpdir(), `e2e-vibration-${process.pid}.${format}`);
+      await d.saveAs(file);
+      return file;
+    };
+    const xlsx = await save('xlsx');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(xlsx);
+    const cells: unknown[] = [];
+    wb.eachSheet((ws) => ws.eachRow((r) => r.eachCell((c) => cells.push(c.value))));
+    expect(cells).toContain('Blast logger');
+    expect(cells).toContain(31);
+    expect(cells).toContain('Exceeds the limit');
+    const pdf = await save('pdf');
+    const pdfText = execFileSync('pdftotext', ['-enc', 'UTF-8', pdf, '-'], { encoding: 'utf8' });
+    expect(pdfText).toContain('Vibration monitoring report');
+    expect(pdfText).toContain('Exceeds the limit');
+    fs.rmSync(xlsx, { force: true });
+    fs.rmSync(pdf, { force: true });
     await page.close();
   }, 300_000);
 
