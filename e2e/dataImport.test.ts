@@ -109,7 +109,8 @@ describe('data import screen', () => {
     await page.goto(`${server.url}/#/`);
     await page.locator('.ant-menu').getByText('Monitoring', { exact: true }).click();
     await page.locator('.ant-menu').getByText('Data import', { exact: true }).click();
-    await page.waitForFunction(() => location.hash.startsWith('#/data/dataImport'));
+    await page.waitForFunction(() => location.hash.startsWith('#/monitor/dataImport'));
+    await page.locator('input[type=file]').waitFor({ state: 'attached' });
     await page.locator('input[type=file]').setInputFiles({
       name: 'notes.txt',
       mimeType: 'text/plain',
