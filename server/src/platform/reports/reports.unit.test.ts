@@ -83,7 +83,8 @@ describe('report renderers', () => {
     expect(ko).toContain('모듈 데이터 보고서');
     // 00:00 UTC is 08:00 in Shanghai.
     expect(ko).toContain('2026-11-01 08:00');
-  });
+    // The first PDF reads the CJK font collection (about 20 MB).
+  }, 30_000);
 
   it('writes an xlsx with a safe sheet name, neutralised cells, zone times and number formats', async () => {
     const buf = await renderReportBuffer(doc('en', 'Module data'), 'xlsx');
