@@ -102,7 +102,8 @@ const SCREENS: Record<string, { path: string; shows: string; pick?: string; gap?
   'system:user': [{ path: '/system/user', shows: 'admin' }],
   'system:role': [{ path: '/system/role', shows: 'superAdmin' }],
   'system:permission': [{ path: '/system/jurisdiction', shows: 'system:user' }],
-  'system:audit': [{ path: '/system/audit', shows: 'admin' }],
+  // Newest first: the walk users' own sign-ins fill the first page (admin's may be further back).
+  'system:audit': [{ path: '/system/audit', shows: 'Signed in' }],
 };
 
 /** Route role keys with no screen in this console (their modules are not built), and the menu groups. */
