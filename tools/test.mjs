@@ -84,7 +84,7 @@ function reachable(host, port) {
 }
 
 function ensureFonts() {
-  // Chinese and Korean glyphs for readable screenshots (best effort; tests do not depend on it).
+  // Chinese and Korean glyphs for readable screenshots and for the PDF reports (their tests read the Chinese text).
   if (
     fs.existsSync('/usr/share/fonts/opentype/noto') ||
     !(typeof process.getuid === 'function' && process.getuid() === 0)
@@ -94,6 +94,20 @@ function ensureFonts() {
     stdio: 'inherit',
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
+}
+
+/** pdftotext (poppler-utils): the report tests read the text of the PDFs they download. */
+function ensurePdfText() {
+  if (fs.existsSync('/usr/bin/pdftotext')) return true;
+  if (typeof process.getuid === 'function' && process.getuid() === 0) {
+    console.log('pdftotext is missing: installing Debian package poppler-utils');
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    spawnSync('apt-get', ['install', '-y', '-qq', 'poppler-utils'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  }
+  return fs.existsSync('/usr/bin/pdftotext');
 }
 
 function ensureChromium() {
@@ -118,7 +132,13 @@ if (!pgUp && ci) {
   finish(false);
 }
 const haveChromium = ensureChromium();
+// The fonts also give the PDF reports their Chinese and Korean glyphs (server/src/platform/reports/fonts.ts).
 if (haveChromium) ensureFonts();
+if (!ensurePdfText() && ci) {
+  console.error('pdftotext (poppler-utils) could not be installed, and CI=true: failing.');
+  failed += 1;
+  finish(false);
+}
 if (!haveChromium && ci) {
   console.error('Chromium could not be installed, and CI=true: failing.');
   failed += 1;
