@@ -32,3 +32,4 @@ export * from './dataImport/index.ts';
 export * from './reportDocument/index.ts';
 export * from './vibration/index.ts';
 export * from './reservoir/index.ts';
+export * from './generalReport/index.ts';

@@ -57,6 +57,7 @@ import { JobRunner, registerJobs } from './platform/jobs/index.ts';
 import { DataImportService, registerDataImport } from './modules/dataImport/index.ts';
 import { registerVibration } from './modules/vibration/index.ts';
 import { registerReservoir } from './modules/reservoir/index.ts';
+import { registerGeneralReport } from './modules/generalReport/index.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
 
 declare module 'fastify' {
@@ -320,6 +321,7 @@ export async function buildApp(
   registerDataImport(app, ctx, new DataImportService(ctx, jobs, (r) => void alertEngine.onReadings(r)));
   registerVibration(app, ctx);
   registerReservoir(app, ctx);
+  registerGeneralReport(app, ctx);
 
   // Browser socket: authenticated by the session token (query ?token=, as browsers cannot set headers).
   // A foreign page may not open it (Origin checked before the upgrade; see originAllowed).
