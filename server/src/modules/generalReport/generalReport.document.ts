@@ -3,6 +3,7 @@
 import {
   formatLocal,
   monitorTypeLabel,
+  quantitiesOf,
   type GeneralReport,
   type Language,
   type ReportBlock,
@@ -73,6 +74,12 @@ export const SITE_TYPES: Record<string, W> = {
   river: { en: 'River', zh: '河道', ko: '하천' },
   bridge: { en: 'Bridge', zh: '桥梁', ko: '교량' },
 };
+const ACTIONS: Record<string, W> = {
+  raised: { en: 'raised', zh: '触发', ko: '발생' },
+  escalated: { en: 'escalated', zh: '升级', ko: '격상' },
+  saved: { en: 'handling saved', zh: '保存处理意见', ko: '처리 저장' },
+  processed: { en: 'processed', zh: '处理完成', ko: '처리 완료' },
+};
 const LEVELS: Record<number, W> = {
   1: { en: 'Level 1 (blue)', zh: '一级（蓝）', ko: '1등급 (파랑)' },
   2: { en: 'Level 2 (yellow)', zh: '二级（黄）', ko: '2등급 (노랑)' },
@@ -99,6 +106,16 @@ export function generalDocument(i: GeneralDocInput): ReportDocument {
   const to = Date.parse(r.to);
   const periodText = `${formatLocal(from, tz)} – ${formatLocal(to, tz)} (${tz})`;
   const label = (m: Record<string, W>, k: string) => m[k]?.[lang] ?? k;
+  const modules = [...new Set(r.devices.map((d) => d.moduleId))];
+  /** A quantity's label (with its unit) from the monitor types of the site's devices; the key if none has it. */
+  const qty = (k: string | null) => {
+    if (k === null) return null;
+    for (const m of modules) {
+      const q = quantitiesOf(m).find((x) => x.key === k);
+      if (q) return q.unit ? `${q.label[lang]} (${q.unit})` : q.label[lang];
+    }
+    return k;
+  };
   const deviceBlocks: ReportBlock[] = [
     {
       kind: 'table',
@@ -139,11 +156,13 @@ export function generalDocument(i: GeneralDocInput): ReportDocument {
           rows: r.alerts.map((a) => [
             at(a.firstAt),
             a.deviceName,
-            a.quantity,
+            qty(a.quantity),
             LEVELS[a.level]?.[lang] ?? String(a.level),
             a.lastValue,
             label(STATUSES, a.status),
-            a.actions.map((x) => `${at(x.at)} ${x.userName ?? ''} ${x.action}`.replace(/\s+/g, ' ')).join('; '),
+            a.actions
+              .map((x) => `${at(x.at)} ${x.userName ?? ''} ${label(ACTIONS, x.action)}`.replace(/\s+/g, ' '))
+              .join('; '),
           ]),
         },
       ]
@@ -159,7 +178,7 @@ export function generalDocument(i: GeneralDocInput): ReportDocument {
             { label: w('last'), kind: 'number' },
             { label: w('change'), kind: 'number' },
           ],
-          rows: r.changes.map((c) => [c.deviceName, c.quantity, c.first, c.last, c.change]),
+          rows: r.changes.map((c) => [c.deviceName, qty(c.quantity), c.first, c.last, c.change]),
         },
       ]
     : [{ kind: 'paragraph', text: w('noChanges') }];

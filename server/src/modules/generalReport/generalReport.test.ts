@@ -140,6 +140,7 @@ describe('general report', () => {
       const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
       expect(text).toContain('North dam 监测报告');
       expect(text).toContain('数据完整率');
+      expect(text).toContain('处理完成'); // the handling record's action by its label, not its code
     } finally {
       fs.rmSync(file, { force: true });
     }
