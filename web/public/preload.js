@@ -31,7 +31,14 @@
     const token = localStorage.getItem('token');
     const headers = { language: lang, token };
     const early = new Map();
-    const get = (url) => early.set(url, { headers, response: fetch(url, { headers }) });
+    // The body is read at once: an answer the page never takes (it went to another screen) is not left open.
+    const get = (url) =>
+      early.set(url, {
+        headers,
+        response: fetch(url, { headers }).then((r) =>
+          r.text().then((body) => new Response(body, { status: r.status, headers: r.headers })),
+        ),
+      });
     get('/api/v2/manage/user/getUserInfo');
     get('/api/v2/manage/system/getPublicConfig');
     get('/api/v2/data/alert/getCounts');

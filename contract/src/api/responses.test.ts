@@ -9,6 +9,9 @@ const FILE_ROUTES = new Set([
   'filesRoutes.download',
   'filesRoutes.getOriginalImage',
   'moduleDataRoutes.getModuleDataReport',
+  'vibrationRoutes.getVibrationReportFile',
+  'reservoirRoutes.getReportComprehensiveFile',
+  'generalReportRoutes.getGeneralReportFile',
 ]);
 
 const isRoute = (v: unknown): v is RouteDef =>
