@@ -1,8 +1,10 @@
 // All SQL of the reservoir module. Times in and out are epoch milliseconds (UTC).
 import { sql } from 'kysely';
+import type { RiverWaterElevationRow } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
-import { iso, json, orderBy, type Exec } from '../../platform/db/sql.ts';
+import { listWaterLevels } from '../sections/index.ts';
+import { json, type Exec } from '../../platform/db/sql.ts';
 
 const at = (t: number) => sql`${new Date(t).toISOString()}::timestamptz`;
 
@@ -223,73 +225,21 @@ export interface ManualFilter {
   sortOrder?: 'ascend' | 'descend' | undefined;
 }
 
-const SORTABLE: Record<string, string> = {
-  time: 'w.measured_at',
-  platformName: 'p.name',
-  segmentName: 's.name',
-  elevation: 'w.elevation',
-  createdAt: 'w.created_at',
-};
+export type ManualRow = RiverWaterElevationRow;
 
-export interface ManualRow {
-  id: number;
-  segmentId: number;
-  segmentName: string;
-  platformId: number;
-  platformName: string;
-  time: string;
-  elevation: number;
-  createdAt: string;
-}
-
-export async function listManual(
-  db: Db,
-  scope: DataScope,
-  f: ManualFilter,
-): Promise<{ list: ManualRow[]; total: number }> {
-  let q = selectManual(db, scope);
-  if (f.platformId !== undefined) q = q.where('s.platform_id', '=', f.platformId);
-  if (f.segmentId !== undefined) q = q.where('w.section_id', '=', f.segmentId);
-  if (f.from !== undefined) q = q.where('w.measured_at', '>=', new Date(f.from));
-  if (f.to !== undefined) q = q.where('w.measured_at', '<', new Date(f.to));
-  const col = SORTABLE[f.sortField ?? ''];
-  const order =
-    !col || col === 'w.measured_at'
-      ? orderBy('w.measured_at', f.sortOrder === 'ascend' ? 'ascend' : 'descend')
-      : orderBy(col, f.sortOrder);
-  const [rows, total] = await Promise.all([
-    q
-      .select([
-        'w.id',
-        'w.section_id',
-        's.name as section_name',
-        's.platform_id',
-        'p.name as platform_name',
-        'w.measured_at',
-        'w.elevation',
-        'w.created_at',
-      ])
-      .orderBy(order)
-      .orderBy('w.measured_at', 'desc')
-      .orderBy('w.id')
-      .limit(f.pageSize)
-      .offset((f.pageNum - 1) * f.pageSize)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return {
-    list: rows.map((r) => ({
-      id: Number(r.id),
-      segmentId: r.section_id,
-      segmentName: r.section_name,
-      platformId: r.platform_id,
-      platformName: r.platform_name,
-      time: iso(r.measured_at),
-      elevation: r.elevation,
-      createdAt: iso(r.created_at),
-    })),
-    total: Number(total.n),
-  };
+/** The manual water levels of the reservoirs in the caller's scope: the sections module's list of the one table. */
+export function listManual(db: Db, scope: DataScope, f: ManualFilter): Promise<{ list: ManualRow[]; total: number }> {
+  const { from, to, ...rest } = f;
+  return listWaterLevels(
+    db,
+    scope,
+    {
+      ...rest,
+      startTime: from === undefined ? undefined : new Date(from),
+      before: to === undefined ? undefined : new Date(to),
+    },
+    'reservoir',
+  );
 }
 
 /** A manual water level of a reservoir in the caller's scope, with its section. */

@@ -290,7 +290,8 @@ export async function deleteHeartWallBinding(db: Db, id: number): Promise<void> 
   await db.k.deleteFrom('section_devices').where('id', '=', id).execute();
 }
 
-// River water elevations.
+// Manual water elevations of a section: rivers' (information:riverWater) and reservoirs' (the reservoir module's
+// manual water levels); one table, one list.
 
 export interface RiverWaterFilter {
   pageNum: number;
@@ -299,6 +300,8 @@ export interface RiverWaterFilter {
   segmentId?: number | undefined;
   startTime?: Date | undefined;
   endTime?: Date | undefined;
+  /** An exclusive end, for a period of local days [start, before). */
+  before?: Date | undefined;
   sortField?: string | undefined;
   sortOrder?: 'ascend' | 'descend' | undefined;
 }
@@ -311,13 +314,13 @@ const RIVER_WATER_SORTABLE: Record<string, string> = {
   createdAt: 'w.created_at',
 };
 
-function selectRiverWater(db: Db, scope: DataScope) {
+function selectRiverWater(db: Db, scope: DataScope, kind: 'river' | 'reservoir' = 'river') {
   return whereInScope(
     db.k
       .selectFrom('river_water_levels as w')
       .innerJoin('sections as s', 's.id', 'w.section_id')
       .innerJoin('platforms as p', 'p.id', 's.platform_id')
-      .where('p.type', '=', 'river'),
+      .where('p.type', '=', kind),
     scope,
     's.platform_id',
   );
@@ -330,16 +333,19 @@ function riverWaterOrder(f: RiverWaterFilter) {
   return orderBy(col, f.sortOrder);
 }
 
-export async function listRiverWater(
+/** The manual water elevations of the river sites (or of the reservoirs) in the caller's scope, paged. */
+export async function listWaterLevels(
   db: Db,
   scope: DataScope,
   f: RiverWaterFilter,
+  kind: 'river' | 'reservoir' = 'river',
 ): Promise<{ list: RiverWaterElevationRow[]; total: number }> {
-  let q = selectRiverWater(db, scope);
+  let q = selectRiverWater(db, scope, kind);
   if (f.platformId !== undefined) q = q.where('s.platform_id', '=', f.platformId);
   if (f.segmentId !== undefined) q = q.where('w.section_id', '=', f.segmentId);
   if (f.startTime) q = q.where('w.measured_at', '>=', f.startTime);
   if (f.endTime) q = q.where('w.measured_at', '<=', f.endTime);
+  if (f.before) q = q.where('w.measured_at', '<', f.before);
   const [rows, total] = await Promise.all([
     q
       .select([

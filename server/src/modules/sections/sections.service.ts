@@ -247,7 +247,7 @@ export class SectionsService {
   }
 
   riverWater(user: SessionUser, f: repo.RiverWaterFilter): Promise<{ list: RiverWaterElevationRow[]; total: number }> {
-    return repo.listRiverWater(this.ctx.db, user.scope, f);
+    return repo.listWaterLevels(this.ctx.db, user.scope, f);
   }
 
   async addRiverWater(user: SessionUser, segmentId: number, time: Date, elevation: number): Promise<number> {
