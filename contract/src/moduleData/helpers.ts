@@ -43,9 +43,18 @@ export const AGGREGATION_LABELS: Record<Aggregation, Labels> = {
   year: { en: 'By year', zh: '按年', ko: '연별' },
 };
 
-/** Report periods. */
-export const STATISTICS_TYPES = ['day', 'week', 'month', 'year'] as const;
+/** Report periods (spec §9 date aggregations): each reading, or calendar hours, days, weeks, months, years. */
+export const STATISTICS_TYPES = AGGREGATIONS;
 export type StatisticsType = (typeof STATISTICS_TYPES)[number];
+/** The longest period a module report covers, by its statistics type (days). */
+export const MODULE_REPORT_MAX_DAYS: Record<StatisticsType, number> = {
+  original: 31,
+  hour: 92,
+  day: 1830,
+  week: 3660,
+  month: 3660,
+  year: 3660,
+};
 
 /**
  * Report templates A to E (spec §9): which statistics the report columns show per quantity.
@@ -259,12 +268,14 @@ export function tiltResultant(tiltX: number, tiltY: number): { resultant: number
 
 /**
  * Period label of a report row / aggregated bucket start: day yyyy-MM-dd, week yyyy-MM-dd (Monday), month
- * yyyy-MM, year yyyy, hour yyyy-MM-dd HH:00, read on the local calendar of `timeZone` (default UTC).
+ * yyyy-MM, year yyyy, hour yyyy-MM-dd HH:00, original yyyy-MM-dd HH:mm:ss, read on the local calendar of `timeZone` (default UTC).
  */
-export function periodLabel(bucketIso: string, kind: StatisticsType | 'hour', timeZone = 'UTC'): string {
+export function periodLabel(bucketIso: string, kind: StatisticsType, timeZone = 'UTC'): string {
   const local = timeZone === 'UTC' ? bucketIso : new Date(wallTime(Date.parse(bucketIso), timeZone)).toISOString();
   const d = local.slice(0, 10);
   switch (kind) {
+    case 'original':
+      return `${d} ${local.slice(11, 19)}`;
     case 'hour':
       return `${d} ${local.slice(11, 13)}:00`;
     case 'month':

@@ -5,6 +5,7 @@ import { decimalInt, zInt, zIntList, zOptText, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
 import { optEnum, optInt, optNum } from '../devices/fields.ts';
 import { DEVICE_STATES } from '../devices/index.ts';
+import { reportDocumentSchema } from '../reportDocument/index.ts';
 import {
   AGGREGATIONS,
   MODULE_DATA_LIMITS,
@@ -183,6 +184,8 @@ export const moduleReportQuery = z.object({
     z.enum(REPORT_TEMPLATES).default('A'),
   ),
   format: z.preprocess((v) => (blank(v) ? undefined : v), z.enum(REPORT_FORMATS).default('json')),
+  /** The name the file is saved under (spec §7), without extension; default report-<site>-<type>-<day>-<period>-<template>. */
+  fileName: zOptText(120),
 });
 
 // --------------------------------------------------------------------------------------------- answers
@@ -423,6 +426,8 @@ export const moduleReportSchema = z.object({
   /** aggregate 'sum': an accumulated quantity (its `sum` is the figure, not `avg`). */
   quantities: z.array(z.object({ key: z.string(), label: z.string(), unit: z.string(), aggregate: aggregateSchema })),
   devices: z.array(moduleReportDeviceSchema),
+  /** The report in the template's layout (moduleData.report.ts on the server; docs/reports.md), as it prints. */
+  document: reportDocumentSchema,
 });
 export type ModuleReport = z.output<typeof moduleReportSchema>;
 

@@ -108,3 +108,4 @@ export const reportDocumentSchema = z.object({
   fileName: z.string(),
 });
 export type ReportDocument = z.infer<typeof reportDocumentSchema>;
+export * from './words.ts';

@@ -1,6 +1,9 @@
 // The general report as a ReportDocument (contract/src/reportDocument): texts in the report's language, numbers
 // already rounded, times ISO UTC shown in the named zone. No file format here: the platform's renderers draw it.
 import {
+  REPORT_ALERT_LEVELS,
+  REPORT_ALERT_STATUSES,
+  REPORT_DEVICE_STATES,
   formatLocal,
   monitorTypeLabel,
   quantitiesOf,
@@ -54,18 +57,8 @@ const WORDS = {
   noConclusions: { en: '(none written)', zh: '（未填写）', ko: '(작성되지 않음)' },
 } satisfies Record<string, W>;
 
-const STATES: Record<string, W> = {
-  normal: { en: 'Normal', zh: '正常', ko: '정상' },
-  alert: { en: 'Alert', zh: '告警', ko: '경보' },
-  alarm: { en: 'Alarm', zh: '报警', ko: '경고' },
-  abnormal: { en: 'Abnormal', zh: '异常', ko: '이상' },
-  offline: { en: 'Offline', zh: '离线', ko: '오프라인' },
-};
-const STATUSES: Record<string, W> = {
-  untreated: { en: 'Untreated', zh: '未处理', ko: '미처리' },
-  preProcess: { en: 'Pre-processed', zh: '预处理', ko: '사전 처리' },
-  processed: { en: 'Processed', zh: '已处理', ko: '처리 완료' },
-};
+const STATES = REPORT_DEVICE_STATES;
+const STATUSES = REPORT_ALERT_STATUSES;
 export const SITE_TYPES: Record<string, W> = {
   disaster: { en: 'Hazard point', zh: '地质灾害点', ko: '재해 지점' },
   sideslope: { en: 'Slope', zh: '边坡', ko: '사면' },
@@ -80,12 +73,7 @@ const ACTIONS: Record<string, W> = {
   saved: { en: 'handling saved', zh: '保存处理意见', ko: '처리 저장' },
   processed: { en: 'processed', zh: '处理完成', ko: '처리 완료' },
 };
-const LEVELS: Record<number, W> = {
-  1: { en: 'Level 1 (blue)', zh: '一级（蓝）', ko: '1등급 (파랑)' },
-  2: { en: 'Level 2 (yellow)', zh: '二级（黄）', ko: '2등급 (노랑)' },
-  3: { en: 'Level 3 (orange)', zh: '三级（橙）', ko: '3등급 (주황)' },
-  4: { en: 'Level 4 (red)', zh: '四级（红）', ko: '4등급 (빨강)' },
-};
+const LEVELS = REPORT_ALERT_LEVELS;
 
 export interface GeneralDocInput {
   report: Omit<GeneralReport, 'document'>;

@@ -556,7 +556,7 @@ export interface PeriodRow {
  */
 export async function periodRows(
   db: Db,
-  unit: 'day' | 'week' | 'month' | 'year',
+  unit: 'original' | 'hour' | 'day' | 'week' | 'month' | 'year',
   deviceIds: readonly number[],
   quantities: readonly string[],
   from: number,
@@ -578,7 +578,17 @@ export async function periodRows(
   const ids = sql`${[...deviceIds]}::int[]`;
   const qs = sql`${[...quantities]}::text[]`;
   let r;
-  if (isUtcZone(timeZone)) {
+  if (unit === 'original') {
+    // Each reading is its own row (the caller bounds the period).
+    r = await sql<Row>`
+      select r.device_id, e.key as quantity, (extract(epoch from r.ts) * 1000)::float8 as t, 1 as n,
+             (e.value #>> '{}')::float8 as total, (e.value #>> '{}')::float8 as min, (e.value #>> '{}')::float8 as max,
+             (e.value #>> '{}')::float8 as first, (e.value #>> '{}')::float8 as last
+      from readings r, jsonb_each(r.vals) e
+      where r.device_id = any(${ids}) and r.ts >= ${tsParam(from)} and r.ts < ${tsParam(to)}
+        and jsonb_typeof(e.value) = 'number' and e.key = any(${qs})
+      order by 1, 2, 3`.execute(db.k);
+  } else if (isUtcZone(timeZone) && unit !== 'hour') {
     r = await sql<Row>`
     select device_id, quantity, (extract(epoch from b) * 1000)::float8 as t, n, total, min, max, first, last from (
       select device_id, quantity, date_trunc(${unit}, bucket at time zone 'UTC') at time zone 'UTC' as b,

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { monitorTypeOf, moduleDataRoutes as R, periodLabel } from '@geosentry/contract';
+import { moduleDataRoutes as R } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
 import type { IngestService } from '../ingest/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ModuleDataService } from './moduleData.service.ts';
-import { moduleReportDocument, reportWorkbook } from './moduleData.report.ts';
 import { sendReport } from '../../platform/reports/index.ts';
 
 export function registerModuleData(
@@ -50,16 +49,7 @@ export function registerModuleData(
   defineRoute(app, ctx, R.getModuleDataReport, async (c) => {
     const report = await svc.moduleReport(caller(c), c.lang, c.query);
     if (c.query.format === 'json') return { data: report };
-    const code = monitorTypeOf(report.moduleId)?.code ?? 'module';
-    const first = periodLabel(report.from, 'day', report.timeZone);
-    const base = `report-${report.platformId}-${code}-${first}-${report.statisticsType}`;
-    if (c.query.format === 'pdf') return sendReport(c.reply, moduleReportDocument(report, c.lang, base), 'pdf');
-    const body = await reportWorkbook(report, c.lang);
-    const name = `${base}.xlsx`;
-    c.reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    c.reply.header('content-disposition', `attachment; filename="${name}"`);
-    c.reply.header('cache-control', 'no-store');
-    await c.reply.send(body);
+    return sendReport(c.reply, report.document, c.query.format, { fileName: c.query.fileName });
   });
   defineRoute(app, ctx, R.getRealTimeDataAndDeviceStatus, async (c) => ({
     data: await svc.deviceStatus(caller(c), c.lang, c.query.platformId),

@@ -2,6 +2,7 @@ import {
   DEVICE_STATES,
   GNSS_MODULE_ID,
   MODULE_DATA_LIMITS,
+  MODULE_REPORT_MAX_DAYS,
   RAIN_WINDOWS_HOURS,
   REPORT_TEMPLATE_COLUMNS,
   Status,
@@ -54,6 +55,8 @@ import * as repo from './moduleData.repository.ts';
 import { clean, derive, derivedAt, smooth } from './derived.ts';
 import { lttbIndices } from './lttb.ts';
 import { isOnline } from './online.ts';
+import * as reportData from './moduleData.reportData.ts';
+import { NO_EXTRAS, extrasNeeded, moduleReportDocument, type ModuleReportExtras } from './moduleData.report.ts';
 import { requestTimeZone } from '../../platform/timeZone.ts';
 
 const RAIN_MODULE_ID = 2;
@@ -684,6 +687,8 @@ export class ModuleDataService {
     const endDay = bucketStart(end, 'day', tz);
     const to = endDay === end ? end : nextBucket(endDay, 'day', tz);
     if (to <= from) throw new AppError(Status.invalid, 'badTimeRange');
+    const maxDays = MODULE_REPORT_MAX_DAYS[q.statisticsType];
+    if (to - from > maxDays * 86_400_000) throw new AppError(Status.invalid, 'reportPeriodTooLong', { max: maxDays });
     const needle = q.deviceName?.toLowerCase();
     const all = await repo.findDevices(this.ctx.db, user.scope, { platformId: p.id, moduleIds: [q.moduleId] });
     // deviceName: the device of that name, else the devices whose name contains it.
@@ -726,7 +731,7 @@ export class ModuleDataService {
       }
       return { ...this.ref(d), rows: [...byPeriod.values()].sort((a, b) => a.period.localeCompare(b.period)), summary };
     });
-    return {
+    const report: Omit<ModuleReport, 'document'> = {
       platformId: p.id,
       platformName: p.name,
       moduleId: q.moduleId,
@@ -746,6 +751,35 @@ export class ModuleDataService {
         aggregate: aggregateOf(q.moduleId, k),
       })),
       devices,
+    };
+    const extras = await this.reportExtras(report.template, list, keys, from, to);
+    const code = monitorTypeOf(q.moduleId)?.code ?? 'module';
+    const fileName = `report-${p.id}-${code}-${periodLabel(iso(from), 'day', tz)}-${q.statisticsType}-${q.template}`;
+    return { ...report, document: moduleReportDocument(report as ModuleReport, lang, fileName, extras) };
+  }
+
+  /** What the report's template reads beyond the period statistics (moduleData.report.ts). */
+  private async reportExtras(
+    template: ReportTemplate,
+    list: readonly repo.DeviceRow[],
+    keys: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<ModuleReportExtras> {
+    const need = extrasNeeded(template);
+    const ids = list.map((d) => d.id);
+    const db = this.ctx.db;
+    const [bases, ext, alerts] = await Promise.all([
+      need.bases ? reportData.baseValues(db, ids, keys, from) : undefined,
+      need.extremes ? reportData.extremes(db, ids, keys, from, to) : undefined,
+      need.alerts ? reportData.periodAlerts(db, ids, from, to) : undefined,
+    ]);
+    return {
+      ...NO_EXTRAS,
+      ...bases,
+      ...ext,
+      ...(alerts ? { alerts } : {}),
+      states: new Map(list.map((d) => [d.id, d.state])),
     };
   }
 }

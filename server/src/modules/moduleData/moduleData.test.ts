@@ -648,24 +648,26 @@ describe('module data (monitoring query API)', () => {
     });
     expect(res.headers['content-type']).toMatch(/spreadsheetml/);
     expect(res.headers['content-disposition']).toMatch(
-      /attachment; filename="report-\d+-waterLevel-2026-01-01-month\.xlsx"/,
+      /attachment; filename="report-\d+-waterLevel-2026-01-01-month-A\.xlsx"/,
     );
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const ws = wb.worksheets[0]!;
-    expect(ws.getRow(1).values).toEqual([undefined, '平台', 'Data A']);
-    const header = (ws.getRow(5).values as unknown[]).slice(1);
-    expect(header).toEqual([
-      '设备',
-      '编号',
-      '时间',
-      '水位 (m) 最大值',
-      '水位 (m) 最小值',
-      '水位 (m) 平均值',
-      '水位 (m) 变化量',
+    expect(ws.name).toBe('Device wl (编号 DEV-wl)');
+    expect(ws.getRow(1).values).toEqual([undefined, '模块数据报表 · 水位']);
+    expect(ws.getRow(3).values).toEqual([undefined, '平台', 'Data A']);
+    expect(ws.getRow(7).values).toEqual([undefined, '模板', 'A · 分时段统计']);
+    const header = (ws.getRow(12).values as unknown[]).slice(1);
+    expect(header).toEqual(['时间', '水位 最大值 (m)', '水位 最小值 (m)', '水位 平均值 (m)', '水位 变化量 (m)']);
+    const row = (ws.getRow(13).values as unknown[]).slice(1);
+    // Rounded to 2 decimals as the report shows them (half away from zero on the decimal value).
+    expect(row).toEqual([
+      '2026-01',
+      Math.max(...jan),
+      Math.min(...jan),
+      round2(mean(jan)),
+      round2(jan[jan.length - 1]!, jan[0]!),
     ]);
-    const row = (ws.getRow(6).values as unknown[]).slice(1);
-    expect(row.slice(0, 4)).toEqual(['Device wl', 'DEV-wl', '2026-01', Math.max(...jan)]);
   });
 
   it('answers the module report as a PDF in the caller’s language, and nothing of a foreign site', async () => {
@@ -685,7 +687,7 @@ describe('module data (monitoring query API)', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    expect(res.headers['content-disposition']).toMatch(/filename="report-\d+-waterLevel-2026-01-01-month\.pdf"/);
+    expect(res.headers['content-disposition']).toMatch(/filename="report-\d+-waterLevel-2026-01-01-month-A\.pdf"/);
     const file = path.join(os.tmpdir(), `md-report-${process.pid}.pdf`);
     fs.writeFileSync(file, res.rawPayload);
     const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });

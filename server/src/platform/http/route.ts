@@ -130,46 +130,67 @@ export function defineRoute<D extends RouteDef>(
   def: D,
   handler: (c: Call<Infer<D['query']>, Infer<D['body']>>) => Promise<Answer<RouteDataIn<D>> | void>,
 ): void {
-  app.route({
-    method: def.method,
-    url: def.path,
-    config: { permission: def.permission },
-    schema: {
-      summary: def.summary,
-      tags: def.tags,
-      ...(def.query ? { querystring: schemaFor(def.query) } : {}),
-      ...(def.body ? { body: schemaFor(def.body) } : {}),
-      ...(def.response ? { response: { 200: envelopeSchema(def.response) } } : {}),
-      ...('public' in def.permission ? {} : { headers: { type: 'object', properties: { token: { type: 'string' } } } }),
-    },
-    handler: async (req, reply) => {
-      const lang = parseLanguage(req.headers.language);
-      const params = (req.params ?? {}) as Record<string, string>;
-      const user =
-        'public' in def.permission
-          ? null
-          : await resolveSession(ctx.db, def.tokenInQuery ? tokenOf(req) : headerToken(req), ctx.config.sessionIdleMs);
-      if (!mayCall(user, def.permission, params)) throw new AppError(Status.noPermission, 'noPermission');
-      // What the contract validates; a route without a body schema (device ingest) parses its body itself.
-      refuseUnstorable(lang, def.query ? req.query : undefined, def.body ? req.body : undefined);
-      const query = def.query ? def.query.parse(req.query ?? {}) : {};
-      const body = def.body ? def.body.parse(req.body ?? {}) : {};
-      const answer = await handler({
-        query: query as Infer<D['query']>,
-        body: body as Infer<D['body']>,
-        params,
-        user,
-        lang,
-        ip: req.ip,
-        userAgent: String(req.headers['user-agent'] ?? '').slice(0, 300),
-        req,
-        reply,
-      });
-      if (reply.sent) return reply;
-      const a = answer ?? {};
-      if (ctx.config.checkResponses && def.response && a.data !== undefined && (a.status ?? Status.ok) === Status.ok)
-        checkResponse(def, a.data);
-      return { status: a.status ?? Status.ok, info: translate(lang, a.key ?? 'ok', a.params), data: a.data ?? null };
-    },
-  });
+  // A download (GET with the token in the query, spec §7) may also be POSTed with its parameters and token in a
+  // form or JSON body: a client that must not put them in a URL, or a form that saves the file under its name.
+  const methods: ('GET' | 'POST')[] = def.method === 'GET' && def.tokenInQuery ? ['GET', 'POST'] : [def.method];
+  for (const method of methods) {
+    const posted = method !== def.method;
+    app.route({
+      method,
+      url: def.path,
+      config: { permission: def.permission },
+      schema: {
+        summary: posted ? `${def.summary} (POST: parameters and token in the body)` : def.summary,
+        tags: def.tags,
+        ...(def.query ? { [posted ? 'body' : 'querystring']: schemaFor(def.query) } : {}),
+        ...(def.body ? { body: schemaFor(def.body) } : {}),
+        ...(def.response ? { response: { 200: envelopeSchema(def.response) } } : {}),
+        ...('public' in def.permission
+          ? {}
+          : { headers: { type: 'object', properties: { token: { type: 'string' } } } }),
+      },
+      handler: async (req, reply) => {
+        const lang = parseLanguage(req.headers.language);
+        const params = (req.params ?? {}) as Record<string, string>;
+        const rawQuery = posted
+          ? { ...((req.query ?? {}) as object), ...((req.body ?? {}) as object) }
+          : (req.query ?? {});
+        const user =
+          'public' in def.permission
+            ? null
+            : await resolveSession(
+                ctx.db,
+                def.tokenInQuery ? (headerToken(req) ?? tokenIn(rawQuery)) : headerToken(req),
+                ctx.config.sessionIdleMs,
+              );
+        if (!mayCall(user, def.permission, params)) throw new AppError(Status.noPermission, 'noPermission');
+        // What the contract validates; a route without a body schema (device ingest) parses its body itself.
+        refuseUnstorable(lang, def.query ? rawQuery : undefined, def.body ? req.body : undefined);
+        const query = def.query ? def.query.parse(rawQuery) : {};
+        const body = def.body ? def.body.parse(req.body ?? {}) : {};
+        const answer = await handler({
+          query: query as Infer<D['query']>,
+          body: body as Infer<D['body']>,
+          params,
+          user,
+          lang,
+          ip: req.ip,
+          userAgent: String(req.headers['user-agent'] ?? '').slice(0, 300),
+          req,
+          reply,
+        });
+        if (reply.sent) return reply;
+        const a = answer ?? {};
+        if (ctx.config.checkResponses && def.response && a.data !== undefined && (a.status ?? Status.ok) === Status.ok)
+          checkResponse(def, a.data);
+        return { status: a.status ?? Status.ok, info: translate(lang, a.key ?? 'ok', a.params), data: a.data ?? null };
+      },
+    });
+  }
+}
+
+/** The `token` parameter of a download's query or posted body. */
+function tokenIn(input: unknown): string | undefined {
+  const t = (input as Record<string, unknown> | null)?.token;
+  return typeof t === 'string' && t ? t : undefined;
 }
