@@ -57,8 +57,12 @@ import { JobRunner, registerJobs } from './platform/jobs/index.ts';
 import { DataImportService, registerDataImport } from './modules/dataImport/index.ts';
 import { registerVibration } from './modules/vibration/index.ts';
 import { registerReservoir } from './modules/reservoir/index.ts';
-import { registerGeneralReport } from './modules/generalReport/index.ts';
+import { GeneralReportService, registerGeneralReport } from './modules/generalReport/index.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
+import { ModuleDataService } from './modules/moduleData/index.ts';
+import { VibrationService } from './modules/vibration/index.ts';
+import { ReservoirService } from './modules/reservoir/index.ts';
+import { ReportJobsService, ReportSchedulesService, registerReportJobs } from './modules/reportJobs/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -83,6 +87,8 @@ export interface BuiltApp {
   mqtt: MqttIngest | null;
   /** Background jobs (data import; tests wait on `jobs.idle()`). */
   jobs: JobRunner;
+  /** Scheduled reports (tests call `reportSchedules.tick()`). */
+  reportSchedules: ReportSchedulesService;
   close(): Promise<void>;
 }
 
@@ -322,6 +328,17 @@ export async function buildApp(
   registerVibration(app, ctx);
   registerReservoir(app, ctx);
   registerGeneralReport(app, ctx);
+  // The report centre: any report as a job, and reports mailed on a schedule through the outbox. It renders
+  // with the report features' own services (the same calls as their file routes).
+  const reportSources = {
+    moduleData: new ModuleDataService(ctx),
+    vibration: new VibrationService(ctx),
+    reservoir: new ReservoirService(ctx),
+    general: new GeneralReportService(ctx),
+  };
+  const reportJobs = new ReportJobsService(ctx, jobs, reportSources);
+  const reportSchedules = new ReportSchedulesService(ctx, jobs, notifier, reportSources);
+  registerReportJobs(app, ctx, reportJobs, reportSchedules);
 
   // Browser socket: authenticated by the session token (query ?token=, as browsers cannot set headers).
   // A foreign page may not open it (Origin checked before the upgrade; see originAllowed).
@@ -385,6 +402,7 @@ export async function buildApp(
 
   ingest.start();
   jobs.start();
+  reportSchedules.start();
   let mqttIngest: MqttIngest | null = null;
   if (config.mqttUrl) mqttIngest = await connectExternalBroker(ctx, ingest, config.mqttUrl);
   else if (config.mqttPort >= 0) mqttIngest = await startEmbeddedBroker(ctx, ingest, config.mqttPort);
@@ -413,8 +431,10 @@ export async function buildApp(
     notifier,
     mqtt: mqttIngest,
     jobs,
+    reportSchedules,
     async close() {
       clearInterval(purge);
+      await reportSchedules.close();
       await jobs.close();
       await simulator?.stop();
       await mqttIngest?.close();

@@ -83,6 +83,34 @@ export interface Config {
   jobConcurrency: number;
   /** Imported readings older than this many hours are stored and rolled up but not judged by the alert rules. */
   importSilentHours: number;
+  /** Largest 3D model file accepted (THREE_D_MAX_MODEL_MB, default 200). */
+  threeDMaxModelBytes: number;
+  /** Largest panorama image accepted (PANORAMA_MAX_MB, default 40). */
+  panoramaMaxBytes: number;
+  /**
+   * How often report schedules are looked at (REPORT_SCHEDULE_TICK_SECONDS, default 30): a scheduled report is
+   * started at most this long after its due time. Report job files are kept JOB_RESULT_DAYS.
+   */
+  reportScheduleTickMs: number;
+  /** Cameras and live video (README "Cameras and live video"). */
+  camera: CameraConfig;
+}
+
+export interface CameraConfig {
+  /** Live streams open at once in the whole system (CAMERA_MAX_STREAMS, default 32) and per user (default 16). */
+  maxStreams: number;
+  maxStreamsPerUser: number;
+  /** How long a signed stream address is valid (CAMERA_STREAM_URL_MINUTES, default 10). */
+  streamUrlMs: number;
+  /** A stream nobody fetched for this long is stopped (CAMERA_IDLE_SECONDS, default 20). */
+  idleMs: number;
+  /** The ffmpeg binary (FFMPEG, default ffmpeg on the PATH). */
+  ffmpeg: string;
+  /**
+   * An external media server (MediaMTX, ZLMediaKit) instead of the server's own ffmpeg remux: CAMERA_MEDIA_SERVER
+   * is an HLS address template with {camera} (the camera id), e.g. http://media:8888/cam{camera}/index.m3u8.
+   */
+  mediaServer: string | null;
 }
 
 const on = (v: string | undefined, dflt: boolean): boolean =>
@@ -172,6 +200,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobResultDays: atLeast('JOB_RESULT_DAYS', env.JOB_RESULT_DAYS, 7, 0.001),
     jobConcurrency: Math.min(2, atLeast('JOB_CONCURRENCY', env.JOB_CONCURRENCY, 1, 1)),
     importSilentHours: atLeast('IMPORT_SILENT_HOURS', env.IMPORT_SILENT_HOURS, 24, 0),
+    threeDMaxModelBytes: Math.round(atLeast('THREE_D_MAX_MODEL_MB', env.THREE_D_MAX_MODEL_MB, 200, 0.001) * 1024 * 1024),
+    panoramaMaxBytes: Math.round(atLeast('PANORAMA_MAX_MB', env.PANORAMA_MAX_MB, 40, 0.001) * 1024 * 1024),
+    reportScheduleTickMs: atLeast('REPORT_SCHEDULE_TICK_SECONDS', env.REPORT_SCHEDULE_TICK_SECONDS, 30, 0.05) * 1000,
+    camera: {
+      maxStreams: atLeast('CAMERA_MAX_STREAMS', env.CAMERA_MAX_STREAMS, 32, 1),
+      maxStreamsPerUser: atLeast('CAMERA_MAX_STREAMS_PER_USER', env.CAMERA_MAX_STREAMS_PER_USER, 16, 1),
+      streamUrlMs: atLeast('CAMERA_STREAM_URL_MINUTES', env.CAMERA_STREAM_URL_MINUTES, 10, 0.1) * 60_000,
+      idleMs: atLeast('CAMERA_IDLE_SECONDS', env.CAMERA_IDLE_SECONDS, 20, 1) * 1000,
+      ffmpeg: env.FFMPEG || 'ffmpeg',
+      mediaServer: env.CAMERA_MEDIA_SERVER?.trim() || null,
+    },
     ...overrides,
   };
 }

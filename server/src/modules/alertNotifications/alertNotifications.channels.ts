@@ -10,6 +10,8 @@ export interface OutgoingMessage {
   subject: string;
   body: string;
   templateCode: string | null;
+  /** Files sent with a mail (scheduled reports), read from their paths. */
+  attachments?: { filename: string; path: string; contentType: string }[];
 }
 
 /** A failure to send; `message` never carries a secret (no URL credentials, no token). */
@@ -63,6 +65,7 @@ export class MailSender implements ChannelSender {
         subject: m.subject,
         text: m.body,
         headers: { 'Content-Language': m.language },
+        ...(m.attachments?.length ? { attachments: m.attachments } : {}),
       });
     } catch (e) {
       if (e instanceof SendError) throw e;

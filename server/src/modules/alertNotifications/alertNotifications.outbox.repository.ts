@@ -311,9 +311,49 @@ export async function enqueue(db: Exec, rows: readonly OutboxInsert[]): Promise<
   return r.map((x) => Number(x.id));
 }
 
+/** A file sent with a mail (scheduled reports): a file of the job store, by id and extension, and its name. */
+export interface MailAttachment {
+  fileId: string;
+  ext: string;
+  name: string;
+  contentType: string;
+}
+
+/** A mail of a scheduled report's run (no alert): one per run, channel and recipient. */
+export interface ReportMailInsert {
+  report_run_id: number;
+  platform_id: number | null;
+  recipient: string;
+  contact_id: number;
+  recipient_name: string;
+  language: Language;
+  subject: string;
+  body: string;
+  attachments: MailAttachment[];
+}
+
+/** Inserts report mails; a row whose (run, channel, recipient) exists is skipped. Answers the ids inserted. */
+export async function enqueueReportMails(db: Exec, rows: readonly ReportMailInsert[]): Promise<number[]> {
+  const out: number[] = [];
+  for (const x of rows) {
+    const r = await sql<{ id: string | number }>`
+      insert into notification_outbox (alert_id, event_seq, platform_id, level, channel, recipient, contact_id,
+        recipient_name, language, template_code, subject, body, report_run_id, attachments)
+      values (null, 0, ${x.platform_id}, null, 'mail', ${x.recipient}, ${x.contact_id}, ${x.recipient_name},
+        ${x.language}, null, ${x.subject}, ${x.body}, ${x.report_run_id}, ${JSON.stringify(x.attachments)}::jsonb)
+      on conflict (report_run_id, channel, recipient) where report_run_id is not null do nothing
+      returning id`.execute(db);
+    if (r.rows[0]) out.push(Number(r.rows[0].id));
+  }
+  return out;
+}
+
 export interface ClaimedRow {
   id: number;
-  alert_id: number;
+  /** Null for a scheduled report's mail. */
+  alert_id: number | null;
+  /** A scheduled report's files (null for alert messages). */
+  attachments: MailAttachment[] | null;
   channel: AlertChannel;
   recipient: string;
   language: Language;
@@ -338,10 +378,13 @@ export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<
         order by next_attempt_at, id
         limit ${limit}
         for update skip locked)
-    returning o.id, o.alert_id, o.channel, o.recipient, o.language, o.template_code, o.subject, o.body, o.attempts`.execute(
-    db.k,
-  );
-  return r.rows.map((x) => ({ ...x, id: Number(x.id) }));
+    returning o.id, o.alert_id, o.channel, o.recipient, o.language, o.template_code, o.subject, o.body, o.attempts,
+              o.attachments`.execute(db.k);
+  return r.rows.map((x) => ({
+    ...x,
+    id: Number(x.id),
+    attachments: typeof x.attachments === 'string' ? (JSON.parse(x.attachments) as MailAttachment[]) : x.attachments,
+  }));
 }
 
 /** When the next row falls due (null: none waiting). */

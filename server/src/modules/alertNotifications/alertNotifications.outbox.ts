@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import { PHONE_CHANNELS, ALERT_CHANNELS, type AlertChannel, type AlertEvent, type Language } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import type { Exec } from '../../platform/db/sql.ts';
+import { JobFiles } from '../../platform/jobs/index.ts';
 import * as outboxRepo from './alertNotifications.outbox.repository.ts';
 import {
   backoffMs,
@@ -93,11 +95,15 @@ export class AlertNotifier {
   /** Events whose rows this notifier wrote inside their alert's transaction (see onEventAfterCommit). */
   private enqueuedInTx = new WeakSet<object>();
 
+  /** The job store, where scheduled reports' attachments are kept. */
+  private readonly files: JobFiles;
+
   constructor(
     private readonly ctx: AppContext,
     opts: NotifierOptions = {},
   ) {
     this.channels = new Channels(ctx.config);
+    this.files = new JobFiles(ctx.db, ctx.config.dataDir);
     this.pollMs = opts.pollMs ?? 1000;
     this.sweepMs = opts.sweepMs ?? 30_000;
     this.leaseMs = opts.leaseMs ?? 5 * 60_000;
@@ -328,6 +334,7 @@ export class AlertNotifier {
         subject: r.subject,
         body: r.body,
         templateCode: r.template_code,
+        ...(r.attachments?.length ? { attachments: this.attachmentFiles(r.attachments) } : {}),
       });
     } catch (e) {
       this.failures++;
@@ -345,6 +352,23 @@ export class AlertNotifier {
     }
     await outboxRepo.markSent(this.ctx.db, r.id);
     this.sent++;
+  }
+
+  /**
+   * Report mails: queued in the transaction `tx` (idempotent per run and recipient), sent by the same sender with
+   * its retries. Call kick() after the commit. Answers the number of rows written.
+   */
+  async enqueueReportMails(tx: Exec, rows: readonly outboxRepo.ReportMailInsert[]): Promise<number> {
+    return (await outboxRepo.enqueueReportMails(tx, rows)).length;
+  }
+
+  /** The files of a mail's attachments in the job store; a missing one fails the attempt (retried, then failed). */
+  private attachmentFiles(list: readonly outboxRepo.MailAttachment[]) {
+    return list.map((a) => {
+      const p = this.files.pathOf(a.fileId, a.ext);
+      if (!fs.existsSync(p)) throw new SendError(`attachment ${a.name} is no longer stored`);
+      return { filename: a.name, path: p, contentType: a.contentType };
+    });
   }
 
   /** Stops polling and waits for the messages being sent (nothing is left half-way). */

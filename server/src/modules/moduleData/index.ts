@@ -2,3 +2,4 @@
 // server/src/platform/imports.unit.test.ts).
 export { isOnline, onlineSql } from './online.ts';
 export { sumOver } from './moduleData.repository.ts';
+export { ModuleDataService } from './moduleData.service.ts';

@@ -458,6 +458,90 @@ export const MESSAGES = {
     ko: '파일은 multipart/form-data 형식으로 보내야 합니다',
   },
   uploadNoFile: { en: 'Please choose a file to upload', zh: '请选择要上传的文件', ko: '업로드할 파일을 선택하세요' },
+  // Maps and areas (issue 21).
+  mapTileSetBadFile: {
+    en: 'The file is not a tile set: a .pmtiles file, an .mbtiles file or a .zip of z/x/y image tiles is expected',
+    zh: '文件不是瓦片集：应为 .pmtiles、.mbtiles 文件或包含 z/x/y 图片瓦片的 .zip',
+    ko: '타일 세트 파일이 아닙니다: .pmtiles, .mbtiles 또는 z/x/y 이미지 타일의 .zip 파일이어야 합니다',
+  },
+  mapTileSetEmpty: { en: 'The tile set holds no tiles', zh: '瓦片集中没有瓦片', ko: '타일 세트에 타일이 없습니다' },
+  mapTileSetInUse: {
+    en: 'The map configuration uses this tile set: choose another one first',
+    zh: '地图配置正在使用该瓦片集，请先选择其他瓦片集',
+    ko: '지도 설정이 이 타일 세트를 사용 중입니다. 먼저 다른 세트를 선택하세요',
+  },
+  mapTileSetMissing: {
+    en: 'An offline map needs an imported tile set',
+    zh: '离线地图需要选择已导入的瓦片集',
+    ko: '오프라인 지도에는 가져온 타일 세트가 필요합니다',
+  },
+  mapTileSetProvider: {
+    en: 'The tile set holds {provider} tiles; the map type is {type}',
+    zh: '该瓦片集为 {provider} 瓦片，地图类型为 {type}',
+    ko: '타일 세트는 {provider} 타일이고 지도 유형은 {type}입니다',
+  },
+  mapTiandituNoKey: {
+    en: 'Tianditu online needs its key (token)',
+    zh: '天地图在线模式需要填写密钥（token）',
+    ko: '톈디투 온라인에는 키(token)가 필요합니다',
+  },
+  mapLayerType: {
+    en: 'Expected a .kml, .kmz, .geojson or .json file',
+    zh: '应为 .kml、.kmz、.geojson 或 .json 文件',
+    ko: '.kml, .kmz, .geojson 또는 .json 파일이어야 합니다',
+  },
+  mapLayerBadFile: {
+    en: 'The file is not valid {format}: {reason}',
+    zh: '文件不是有效的 {format}：{reason}',
+    ko: '올바른 {format} 파일이 아닙니다: {reason}',
+  },
+  mapLayerNoFeatures: {
+    en: 'The file has no places, lines or polygons',
+    zh: '文件中没有点、线或面',
+    ko: '파일에 지점, 선 또는 다각형이 없습니다',
+  },
+  mapLayerTooMany: {
+    en: 'The file has more than {max} features',
+    zh: '文件中的要素超过 {max} 个',
+    ko: '파일의 요소가 {max}개를 넘습니다',
+  },
+  mapLayerCoordinates: {
+    en: 'The file has a coordinate out of range (latitude -90 to 90, longitude -180 to 180)',
+    zh: '文件中有超出范围的坐标（纬度 -90 至 90，经度 -180 至 180）',
+    ko: '파일에 범위를 벗어난 좌표가 있습니다 (위도 -90~90, 경도 -180~180)',
+  },
+  areaOutOfRange: {
+    en: 'A coordinate is out of range (latitude -90 to 90, longitude -180 to 180)',
+    zh: '坐标超出范围（纬度 -90 至 90，经度 -180 至 180）',
+    ko: '좌표가 범위를 벗어났습니다 (위도 -90~90, 경도 -180~180)',
+  },
+  areaSelfCrossing: {
+    en: 'The polygon crosses itself: draw its outline without crossings',
+    zh: '多边形自相交：请绘制不交叉的边界',
+    ko: '다각형이 스스로 교차합니다. 교차하지 않는 경계를 그리세요',
+  },
+  areaTooFewPoints: {
+    en: 'An area needs at least 3 distinct points',
+    zh: '区域至少需要 3 个不同的点',
+    ko: '영역에는 서로 다른 점이 3개 이상 필요합니다',
+  },
+  areaTooManyPoints: {
+    en: 'An area may have at most {max} points',
+    zh: '区域最多 {max} 个点',
+    ko: '영역의 점은 최대 {max}개입니다',
+  },
+  areaNoArea: { en: 'The polygon has no area', zh: '多边形面积为零', ko: '다각형의 면적이 없습니다' },
+  areaNoPolygon: { en: 'The file has no polygon', zh: '文件中没有多边形', ko: '파일에 다각형이 없습니다' },
+  areaRuleInvalid: {
+    en: 'A rule step must make a level higher than the one it counts',
+    zh: '规则的每一步必须升到高于所统计等级的等级',
+    ko: '규칙 단계는 세는 등급보다 높은 등급을 만들어야 합니다',
+  },
+  areaNameTaken: {
+    en: 'The site already has an area of this name',
+    zh: '该站点已有同名区域',
+    ko: '이 현장에 같은 이름의 영역이 이미 있습니다',
+  },
   uploadTooMany: {
     en: 'You can select at most {max} files',
     zh: '最多只能选择 {max} 个文件',
@@ -1066,6 +1150,151 @@ export const MESSAGES = {
     en: 'The file no longer matches its dry run: nothing more is imported ({reason} at line {line})',
     zh: '文件与试运行时不一致：不再导入（第 {line} 行：{reason}）',
     ko: '파일이 시험 실행과 달라져 더 이상 가져오지 않습니다 ({line}행: {reason})',
+  },
+  // Report jobs and scheduled reports (modules/reportJobs).
+  reportJobNotReady: {
+    en: 'The report is not ready: download it when its job is done',
+    zh: '报表尚未生成：请在任务完成后下载',
+    ko: '보고서가 아직 준비되지 않았습니다. 작업이 끝난 뒤 내려받으세요',
+  },
+  reportScheduleNotFound: {
+    en: 'The report schedule does not exist',
+    zh: '报表计划不存在',
+    ko: '보고서 일정이 존재하지 않습니다',
+  },
+  reportScheduleWhen: {
+    en: 'A weekly schedule needs its weekday, a monthly one its day of the month',
+    zh: '每周计划需要指定星期几，每月计划需要指定日期',
+    ko: '매주 일정에는 요일이, 매월 일정에는 날짜가 필요합니다',
+  },
+  reportScheduleLimit: {
+    en: 'You may keep at most {max} report schedules',
+    zh: '最多只能保留 {max} 个报表计划',
+    ko: '보고서 일정은 최대 {max}개까지 둘 수 있습니다',
+  },
+  reportScheduleNoRecipients: {
+    en: 'The contact group has no member with an e-mail address: nothing was mailed',
+    zh: '联系人组中没有带电子邮箱的成员：未发送任何邮件',
+    ko: '연락처 그룹에 이메일 주소가 있는 구성원이 없어 아무것도 보내지 않았습니다',
+  },
+  // Cameras (issue 19)
+  cameraNotFound: { en: 'The camera does not exist', zh: '摄像头不存在', ko: '카메라가 존재하지 않습니다' },
+  cameraGroupNotFound: { en: 'The camera group does not exist', zh: '摄像头分组不存在', ko: '카메라 그룹이 존재하지 않습니다' },
+  cameraGroupTooDeep: {
+    en: 'Camera groups are at most {max} levels deep',
+    zh: '摄像头分组最多 {max} 级',
+    ko: '카메라 그룹은 최대 {max}단계입니다',
+  },
+  cameraGroupForeign: {
+    en: 'The group holds cameras of sites outside your data authority: it cannot be deleted',
+    zh: '该分组包含您数据权限之外站点的摄像头，不能删除',
+    ko: '이 그룹에는 데이터 권한 밖 현장의 카메라가 있어 삭제할 수 없습니다',
+  },
+  cameraExists: {
+    en: 'A camera with this serial number and channel already exists',
+    zh: '该序列号和通道的摄像头已存在',
+    ko: '같은 일련번호와 채널의 카메라가 이미 있습니다',
+  },
+  cameraRtspRequired: {
+    en: 'Enter the RTSP address of a camera of this vendor',
+    zh: '该厂商的摄像头须填写 RTSP 地址',
+    ko: '이 제조사의 카메라는 RTSP 주소를 입력하세요',
+  },
+  cameraOnvifRequired: {
+    en: 'Enter the ONVIF address of a PTZ camera',
+    zh: '云台摄像头须填写 ONVIF 地址',
+    ko: 'PTZ 카메라는 ONVIF 주소를 입력하세요',
+  },
+  cameraConcurrencyLimit: {
+    en: 'The camera concurrency limit ({max}) is reached, please close a video first',
+    zh: '摄像头并发数已达上限（{max}），请先关闭其他视频',
+    ko: '카메라 동시 재생 한도({max})에 도달했습니다. 먼저 다른 영상을 닫으세요',
+  },
+  cameraUnreachable: {
+    en: 'The camera cannot be reached',
+    zh: '无法连接摄像头',
+    ko: '카메라에 연결할 수 없습니다',
+  },
+  cameraNoPtz: { en: 'This camera has no PTZ', zh: '该摄像头不支持云台', ko: '이 카메라는 PTZ를 지원하지 않습니다' },
+  cameraPtzFailed: {
+    en: 'The camera refused the PTZ command: {reason}',
+    zh: '摄像头拒绝了云台指令：{reason}',
+    ko: '카메라가 PTZ 명령을 거부했습니다: {reason}',
+  },
+  cameraStreamNotFound: {
+    en: 'The video stream has ended',
+    zh: '视频流已结束',
+    ko: '영상 스트림이 종료되었습니다',
+  },
+  cameraOwnRole: {
+    en: 'You cannot change the camera configuration of your own role',
+    zh: '不能修改自己角色的摄像头配置',
+    ko: '자신의 역할의 카메라 설정은 바꿀 수 없습니다',
+  },
+  cameraGrantBeyondOwn: {
+    en: 'You can only grant cameras and groups you can see yourself',
+    zh: '只能授予您自己可见的摄像头和分组',
+    ko: '자신이 볼 수 있는 카메라와 그룹만 부여할 수 있습니다',
+  },
+  cameraTaskNotFound: { en: 'The camera task does not exist', zh: '摄像头任务不存在', ko: '카메라 작업이 존재하지 않습니다' },
+  cameraSnapshotNotFound: { en: 'The snapshot does not exist', zh: '抓图不存在', ko: '스냅샷이 존재하지 않습니다' },
+  // 3D models and panoramas (issue 21 items 6 and 7).
+  threeDModelNotFound: { en: 'The site has no 3D model', zh: '该站点没有三维模型', ko: '이 현장에는 3D 모델이 없습니다' },
+  threeDSiteNoScene: {
+    en: 'Bridge and slope sites have no 3D scene',
+    zh: '桥梁和边坡站点没有三维场景',
+    ko: '교량 및 사면 현장에는 3D 장면이 없습니다',
+  },
+  threeDNotGlb: {
+    en: '{name} is not a glTF binary model (.glb, glTF 2.0): {reason}',
+    zh: '{name} 不是 glTF 二进制模型（.glb，glTF 2.0）：{reason}',
+    ko: '{name}은(는) glTF 바이너리 모델(.glb, glTF 2.0)이 아닙니다: {reason}',
+  },
+  threeDModelTooLarge: {
+    en: 'The model is larger than {max} MB',
+    zh: '模型超过 {max} MB',
+    ko: '모델이 {max}MB보다 큽니다',
+  },
+  threeDDeviceNotOnSite: {
+    en: 'Device {id} does not exist on this site',
+    zh: '设备 {id} 不属于该站点',
+    ko: '장치 {id}은(는) 이 현장에 없습니다',
+  },
+  threeDDuplicateDevice: {
+    en: 'Device {id} is placed twice',
+    zh: '设备 {id} 被放置了两次',
+    ko: '장치 {id}이(가) 두 번 배치되었습니다',
+  },
+  panoramaNotFound: { en: 'The panorama does not exist', zh: '全景图不存在', ko: '파노라마가 존재하지 않습니다' },
+  panoramaNotImage: {
+    en: '{name} is not a JPEG or PNG image',
+    zh: '{name} 不是 JPEG 或 PNG 图片',
+    ko: '{name}은(는) JPEG 또는 PNG 이미지가 아닙니다',
+  },
+  panoramaNotPanorama: {
+    en: '{name} is not a panorama: an equirectangular photo is twice as wide as it is high ({width} × {height} px)',
+    zh: '{name} 不是全景图：等距柱状投影照片的宽度应为高度的两倍（{width} × {height} 像素）',
+    ko: '{name}은(는) 파노라마가 아닙니다: 등장방형 사진은 너비가 높이의 두 배여야 합니다 ({width} × {height} px)',
+  },
+  panoramaSizeRange: {
+    en: 'A panorama must be {min} to {max} px wide ({width} px)',
+    zh: '全景图宽度应为 {min} 至 {max} 像素（当前 {width} 像素）',
+    ko: '파노라마 너비는 {min}~{max}px이어야 합니다 ({width}px)',
+  },
+  panoramaTooLarge: {
+    en: 'The image is larger than {max} MB',
+    zh: '图片超过 {max} MB',
+    ko: '이미지가 {max}MB보다 큽니다',
+  },
+  panoramaNameTaken: {
+    en: 'The site already has a panorama of this name',
+    zh: '该站点已有同名全景图',
+    ko: '이 현장에 같은 이름의 파노라마가 이미 있습니다',
+  },
+  panoramaTargetNotFound: {
+    en: 'Panorama {id} is not another panorama of this site',
+    zh: '全景图 {id} 不是该站点的其他全景图',
+    ko: '파노라마 {id}은(는) 이 현장의 다른 파노라마가 아닙니다',
   },
 } as const satisfies Record<string, Record<Language, string>>;
 

@@ -155,6 +155,15 @@ export class JobRunner {
     return row;
   }
 
+  /**
+   * Queues a job inside the caller's transaction `tx`: it exists only if that transaction commits (a row of the
+   * caller's that names the job commits with it). Call `kick()` after the commit.
+   */
+  async submitIn(tx: Exec, kind: string, ownerId: number, params: object): Promise<repo.JobRow> {
+    if (!this.handlers.has(kind)) throw new Error(`no job handler for ${kind}`);
+    return repo.insertJob(tx, kind, ownerId, params);
+  }
+
   /** Asks for a job's cancel (the owner's only); answers the row after, or undefined when it is not his. */
   async cancel(ownerId: number, id: number): Promise<repo.JobRow | undefined> {
     const row = await repo.requestCancel(this.ctx.db, ownerId, id, this.ctx.config.jobResultDays);
