@@ -23,8 +23,8 @@ export const GENERAL_REPORT_LIMITS = {
 
 const blank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-/** docx joins when the platform's renderers write it (server/src/platform/reports, helper H1). */
-export const GENERAL_REPORT_FORMATS = ['json', 'xlsx', 'pdf'] as const;
+/** The general report is the one report people edit before they hand it over: it is also written as Word (docx). */
+export const GENERAL_REPORT_FORMATS = ['json', 'xlsx', 'pdf', 'docx'] as const;
 export const generalReportQuery = z.object({
   platformId: zInt(),
   startTime: zReqTime(),
@@ -97,12 +97,12 @@ export const generalReportRoutes = routeTable({
     query: generalReportQuery,
     response: generalReportSchema,
   },
-  /** format=xlsx|pdf: the file (token may be a query parameter); format=json: as getGeneralReport. */
+  /** format=xlsx|pdf|docx: the file (token may be a query parameter, or POST the parameters); format=json: as getGeneralReport. */
   getGeneralReportFile: {
     method: 'GET',
     path: `${B}/getGeneralReportFile`,
     permission: P,
-    summary: 'The general report as a file (format=xlsx or pdf), saved under the report name',
+    summary: 'The general report as a file (format=xlsx, pdf or docx), saved under the report name',
     tags,
     query: generalReportQuery,
     tokenInQuery: true,

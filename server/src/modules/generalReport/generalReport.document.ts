@@ -54,6 +54,11 @@ const WORDS = {
   last: { en: 'Last', zh: '期末值', ko: '마지막 값' },
   change: { en: 'Change', zh: '变化量', ko: '변화량' },
   conclusions: { en: 'Conclusions', zh: '结论', ko: '결론' },
+  charts: { en: 'Charts per monitor type', zh: '各监测类型曲线', ko: '모니터링 유형별 차트' },
+  hourMean: { en: 'hourly mean', zh: '小时均值', ko: '시간 평균' },
+  dayMean: { en: 'daily mean', zh: '日均值', ko: '일 평균' },
+  hourTotal: { en: 'hourly total', zh: '小时累计', ko: '시간 합계' },
+  dayTotal: { en: 'daily total', zh: '日累计', ko: '일 합계' },
   noConclusions: { en: '(none written)', zh: '（未填写）', ko: '(작성되지 않음)' },
 } satisfies Record<string, W>;
 
@@ -75,8 +80,18 @@ const ACTIONS: Record<string, W> = {
 };
 const LEVELS = REPORT_ALERT_LEVELS;
 
+/** The chart of one monitor type: its first quantity per device, by local hour or day (mean, or total when summed). */
+export interface GeneralChart {
+  moduleId: number;
+  quantity: string;
+  total: boolean;
+  unit: 'hour' | 'day';
+  series: { name: string; points: [number, number][] }[];
+}
+
 export interface GeneralDocInput {
   report: Omit<GeneralReport, 'document'>;
+  charts: GeneralChart[];
   lang: Language;
   siteName: string;
   siteType: string;
@@ -198,6 +213,27 @@ export function generalDocument(i: GeneralDocInput): ReportDocument {
         ],
       },
       { title: w('devices'), blocks: deviceBlocks },
+      {
+        title: w('charts'),
+        blocks: i.charts.length
+          ? i.charts.map((c): ReportBlock => {
+              const q = quantitiesOf(c.moduleId).find((x) => x.key === c.quantity);
+              const name = q ? q.label[lang] : c.quantity;
+              const stat = c.total
+                ? w(c.unit === 'hour' ? 'hourTotal' : 'dayTotal')
+                : w(c.unit === 'hour' ? 'hourMean' : 'dayMean');
+              return {
+                kind: 'chart',
+                chart: {
+                  title: `${monitorTypeLabel(c.moduleId, lang)} · ${name} (${stat})`,
+                  x: { scale: 'time' },
+                  y: { scale: 'value', label: name, ...(q?.unit ? { unit: q.unit } : {}) },
+                  series: c.series.map((s) => ({ ...s, ...(c.total ? { style: 'bar' as const } : {}) })),
+                },
+              };
+            })
+          : [{ kind: 'paragraph', text: w('noChanges') }],
+      },
       { title: w('alerts'), blocks: alertBlocks },
       { title: w('changes'), blocks: changeBlocks },
       {

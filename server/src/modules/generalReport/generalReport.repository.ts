@@ -122,3 +122,32 @@ export async function periodAlerts(
       .map((a) => ({ at: iso(a.at), action: a.action, userName: a.user_name })),
   }));
 }
+
+/**
+ * Each device's quantity per local hour or day of `timeZone` in [from, to), from the hourly rollups: the mean
+ * (total / readings) and the total (accumulated quantities such as rainfall chart their totals).
+ */
+export async function bucketMeans(
+  db: Db,
+  ids: number[],
+  from: number,
+  to: number,
+  unit: 'hour' | 'day',
+  timeZone: string,
+): Promise<{ deviceId: number; quantity: string; t: number; avg: number; sum: number }[]> {
+  if (!ids.length) return [];
+  const r = await sql<{ device_id: number; quantity: string; t: number; avg: number; sum: number }>`
+    select device_id, quantity,
+      (extract(epoch from (date_trunc(${unit}, bucket at time zone ${timeZone}) at time zone ${timeZone})) * 1000)::float8 as t,
+      sum(total) / sum(n) as avg, sum(total) as sum
+    from readings_hourly
+    where device_id in (${sql.join(ids)}) and bucket >= ${ts(from)}::timestamptz and bucket < ${ts(to)}::timestamptz
+    group by 1, 2, 3 order by 1, 2, 3`.execute(db.k);
+  return r.rows.map((x) => ({
+    deviceId: Number(x.device_id),
+    quantity: x.quantity,
+    t: Number(x.t),
+    avg: Number(x.avg),
+    sum: Number(x.sum),
+  }));
+}

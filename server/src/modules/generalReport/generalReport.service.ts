@@ -8,6 +8,8 @@
 // not stored (the file is the record); the renderers escape text.
 import {
   GENERAL_REPORT_LIMITS,
+  aggregateOf,
+  quantitiesOf,
   Status,
   reportPeriod,
   roundDecimal,
@@ -113,7 +115,26 @@ export class GeneralReportService {
       alerts,
       changes,
     };
+    // One chart per monitor type: its first quantity, per device, by local hour (periods up to 3 days) or day.
+    const unit: 'hour' | 'day' = span <= 3 * 86_400_000 ? 'hour' : 'day';
+    const means = await repo.bucketMeans(db, ids, period.from, period.to, unit, tz);
+    const charts = [...new Set(devs.map((d) => d.moduleId))].flatMap((moduleId) => {
+      const q = quantitiesOf(moduleId)[0];
+      if (!q) return [];
+      const total = aggregateOf(moduleId, q.key) === 'sum';
+      const series = devs
+        .filter((d) => d.moduleId === moduleId)
+        .map((d) => ({
+          name: d.name,
+          points: means
+            .filter((m) => m.deviceId === d.id && m.quantity === q.key)
+            .map((m): [number, number] => [m.t, roundDecimal(total ? m.sum : m.avg, VALUE_DECIMALS)]),
+        }))
+        .filter((s) => s.points.length > 0);
+      return series.length ? [{ moduleId, quantity: q.key, total, unit, series }] : [];
+    });
     const document = generalDocument({
+      charts,
       report: base,
       lang,
       siteName: site.name,

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Status, type GeneralReport } from '@geosentry/contract';
@@ -112,7 +113,7 @@ describe('general report', () => {
     expect(last.blocks).toEqual([{ kind: 'paragraph', text: 'Stable. <b>no</b> action' }]);
   });
 
-  it('downloads xlsx and PDF (Chinese title extracted)', async () => {
+  it('downloads xlsx, PDF and Word (Chinese title extracted, charts drawn)', async () => {
     const qs = new URLSearchParams({ ...q, platformId: String(site), format: 'xlsx' });
     const x = await t.raw('GET', `${B}/getGeneralReportFile?${qs.toString()}`, {
       token: admin,
@@ -144,6 +145,19 @@ describe('general report', () => {
     } finally {
       fs.rmSync(file, { force: true });
     }
+    qs.set('format', 'docx');
+    const d = await t.raw('GET', `${B}/getGeneralReportFile?${qs.toString()}`, {
+      token: admin,
+      headers: { language: 'zh' },
+    });
+    expect(d.statusCode).toBe(200);
+    expect(d.headers['content-type']).toContain('wordprocessingml');
+    const zip = await JSZip.loadAsync(d.rawPayload);
+    const xml = await zip.file('word/document.xml')!.async('string');
+    expect(xml).toContain('North dam 监测报告');
+    expect(xml).toContain('数据完整率');
+    // The charts are pictures in the file (drawn on the server).
+    expect(Object.keys(zip.files).some((f) => /^word\/media\/.+\.png$/.test(f))).toBe(true);
   });
 
   it('refuses bad input with a clear message', async () => {
@@ -166,7 +180,7 @@ describe('general report', () => {
     const missing = await get({ ...q, platformId: 999999 }, outsider);
     expect(foreign).toEqual(missing);
     expect(foreign.status).toBe(Status.notFound);
-    for (const format of ['json', 'xlsx', 'pdf'])
+    for (const format of ['json', 'xlsx', 'pdf', 'docx'])
       expect((await get({ ...q, platformId: site, format }, outsider, 'en', 'getGeneralReportFile')).status).toBe(
         Status.notFound,
       );

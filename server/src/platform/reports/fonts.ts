@@ -42,3 +42,14 @@ export function reportFonts(): ReportFonts | null {
   }
   return cached;
 }
+
+/** Paths of the CJK font files (for a rasteriser that reads files); empty when none is installed. */
+export function reportFontFiles(): string[] {
+  for (const dir of DIRS) {
+    const regular = path.join(dir, 'NotoSansCJK-Regular.ttc');
+    if (!fs.existsSync(regular)) continue;
+    const bold = path.join(dir, 'NotoSansCJK-Bold.ttc');
+    return fs.existsSync(bold) ? [regular, bold] : [regular];
+  }
+  return [];
+}

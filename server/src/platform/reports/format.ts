@@ -56,7 +56,12 @@ export function cellText(v: ReportCellValue, col: ReportColumn | undefined, time
   if (v === null) return '';
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) return '';
-    return col?.decimals !== undefined ? v.toFixed(col.decimals) : String(v);
+    // Pads to the column's decimals; a reading recorded with more decimals is shown as recorded, never rounded.
+    const text = String(v);
+    if (col?.decimals === undefined || text.includes('e')) return text;
+    const dot = text.indexOf('.');
+    const have = dot < 0 ? 0 : text.length - dot - 1;
+    return have >= col.decimals ? text : v.toFixed(col.decimals);
   }
   if (col?.kind === 'time') return formatTime(v, timeZone);
   return v;

@@ -19,6 +19,7 @@ import type { FastifyReply } from 'fastify';
 import type { ReportDocument } from '@geosentry/contract';
 import { renderPdf, type ImageReader } from './pdf.ts';
 import { renderXlsx } from './xlsx.ts';
+import { renderDocx } from './docx.ts';
 import { rendererLabels } from './labels.ts';
 import type { RenderFormat, StreamingReportDocument } from './types.ts';
 
@@ -27,9 +28,10 @@ export type { ImageReader } from './pdf.ts';
 export { chartSvg, layoutChart, PALETTE } from './chart.ts';
 export { formatTime, cellText } from './format.ts';
 export { reportFonts } from './fonts.ts';
+export { chartPng } from './raster.ts';
 
-/** The file formats the renderers write (docx: not yet, see docs/reports.md). */
-export const RENDER_FORMATS = ['xlsx', 'pdf'] as const;
+/** The file formats the renderers write. */
+export const RENDER_FORMATS = ['xlsx', 'pdf', 'docx'] as const;
 
 export const CONTENT_TYPES: Record<RenderFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -65,6 +67,14 @@ export async function renderReport(
     return;
   }
   if (format === 'pdf') return renderPdf(d, out, opts.readImage);
+  if (format === 'docx') {
+    const buf = await renderDocx(d, opts.readImage);
+    await new Promise<void>((resolve, reject) => {
+      out.once('error', reject);
+      out.end(buf, () => resolve());
+    });
+    return;
+  }
   throw new Error(`report format ${format} is not rendered`);
 }
 
