@@ -4,6 +4,7 @@ import {
   AppstoreOutlined,
   DashboardOutlined,
   DiffOutlined,
+  FileTextOutlined,
   FundOutlined,
   LineChartOutlined,
   SlidersOutlined,
@@ -50,6 +51,13 @@ export const monitorRoutes: AppRoute[] = [
         icon: <LineChartOutlined />,
         roles: ['monitor:history'],
         element: lazy(() => import('./HistoryDataPage.tsx')),
+      },
+      {
+        path: 'report',
+        titleKey: 'monitor:report.title',
+        icon: <FileTextOutlined />,
+        roles: ['monitor:report'],
+        element: lazy(() => import('./ModuleReportPage.tsx')),
       },
       {
         path: 'DataComparison',
