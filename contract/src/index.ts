@@ -40,3 +40,5 @@ export * from './areas/index.ts';
 export * from './threeD/index.ts';
 export * from './panoramas/index.ts';
 export * from './cameras/index.ts';
+export * from './tasks/index.ts';
+export * from './archives/index.ts';

@@ -40,6 +40,8 @@ import { registerFiles } from './modules/files/files.routes.ts';
 import { registerTemplates } from './modules/templates/templates.routes.ts';
 import { registerComments } from './modules/comments/comments.routes.ts';
 import { registerTsManagement } from './modules/tsManagement/tsManagement.routes.ts';
+import { registerThreeD } from './modules/threeD/threeD.routes.ts';
+import { registerPanoramas } from './modules/panoramas/panoramas.routes.ts';
 import { registerMonitorViews } from './modules/monitorViews/monitorViews.routes.ts';
 import { IngestService } from './modules/ingest/ingest.service.ts';
 import { registerIngest } from './modules/ingest/ingest.routes.ts';
@@ -59,10 +61,15 @@ import { registerVibration } from './modules/vibration/index.ts';
 import { registerReservoir } from './modules/reservoir/index.ts';
 import { GeneralReportService, registerGeneralReport } from './modules/generalReport/index.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
+import { registerMaps } from './modules/maps/index.ts';
+import { registerAreas } from './modules/areas/index.ts';
 import { ModuleDataService } from './modules/moduleData/index.ts';
 import { VibrationService } from './modules/vibration/index.ts';
 import { ReservoirService } from './modules/reservoir/index.ts';
 import { ReportJobsService, ReportSchedulesService, registerReportJobs } from './modules/reportJobs/index.ts';
+import { TasksService, registerTasks } from './modules/tasks/index.ts';
+import { alertById } from './modules/alerts/index.ts';
+import { registerCameras, type CamerasModule } from './modules/cameras/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -89,6 +96,10 @@ export interface BuiltApp {
   jobs: JobRunner;
   /** Scheduled reports (tests call `reportSchedules.tick()`). */
   reportSchedules: ReportSchedulesService;
+  /** Cameras: live streams (tests count their processes), tasks and alert snapshots. */
+  cameras: CamerasModule;
+  /** Field tasks (tests call `tasks.sweepReminders()`). */
+  tasks: TasksService;
   close(): Promise<void>;
 }
 
@@ -313,6 +324,8 @@ export async function buildApp(
   registerTemplates(app, ctx);
   registerComments(app, ctx);
   registerTsManagement(app, ctx);
+  registerThreeD(app, ctx);
+  registerPanoramas(app, ctx);
   registerMonitorViews(app, ctx);
   registerIngest(app, ctx, ingest);
   registerAlerts(app, ctx, alertEngine);
@@ -320,6 +333,11 @@ export async function buildApp(
   registerAlertNotifications(app, ctx, notifier);
   registerModuleData(app, ctx, ingest);
   registerDashboard(app, ctx);
+  // An alert raised on a site with cameras gets a snapshot of each (after its commit).
+  const cameras = registerCameras(app, ctx);
+  alertEvents.onEvent((e) => cameras.onAlert(e));
+  registerMaps(app, ctx);
+  registerAreas(app, ctx);
   // Background jobs: the runner is built here and handed to the modules that register handlers. Imported
   // readings recent enough (IMPORT_SILENT_HOURS) are judged by the alert engine as live ones are.
   const jobs = new JobRunner(ctx);
@@ -339,6 +357,16 @@ export async function buildApp(
   const reportJobs = new ReportJobsService(ctx, jobs, reportSources);
   const reportSchedules = new ReportSchedulesService(ctx, jobs, notifier, reportSources);
   registerReportJobs(app, ctx, reportJobs, reportSchedules);
+  // Field tasks: made from alerts (read through the alerts module), their messages queued in the alerts' outbox
+  // and sent by its sender; reminders before a task's end time checked every minute.
+  const tasks = new TasksService(ctx, {
+    alertById: async (scope, id) => {
+      const a = await alertById(db, scope, id);
+      return a && { ...a, firstAt: a.firstAt, evidence: a.evidence };
+    },
+    kickOutbox: () => notifier.kick(),
+  });
+  registerTasks(app, ctx, tasks);
 
   // Browser socket: authenticated by the session token (query ?token=, as browsers cannot set headers).
   // A foreign page may not open it (Origin checked before the upgrade; see originAllowed).
@@ -403,6 +431,7 @@ export async function buildApp(
   ingest.start();
   jobs.start();
   reportSchedules.start();
+  tasks.startReminders();
   let mqttIngest: MqttIngest | null = null;
   if (config.mqttUrl) mqttIngest = await connectExternalBroker(ctx, ingest, config.mqttUrl);
   else if (config.mqttPort >= 0) mqttIngest = await startEmbeddedBroker(ctx, ingest, config.mqttPort);
@@ -432,8 +461,12 @@ export async function buildApp(
     mqtt: mqttIngest,
     jobs,
     reportSchedules,
+    cameras,
+    tasks,
     async close() {
       clearInterval(purge);
+      await tasks.close();
+      await cameras.close();
       await reportSchedules.close();
       await jobs.close();
       await simulator?.stop();

@@ -914,6 +914,183 @@ export const MESSAGES = {
     zh: '附件 {name} 属于其他平台',
     ko: '첨부 파일 {name}은(는) 다른 현장의 파일입니다',
   },
+  // archives: safety supervision (inspections, plans, security files) and its reminders.
+  archivesInspectionNotFound: {
+    en: 'The inspection does not exist',
+    zh: '检查记录不存在',
+    ko: '점검 기록이 존재하지 않습니다',
+  },
+  archivesInspectionInFuture: {
+    en: 'The inspection date cannot be in the future',
+    zh: '检查日期不能晚于今天',
+    ko: '점검일은 미래일 수 없습니다',
+  },
+  archivesItemNoteRequired: {
+    en: 'Item "{item}" has a problem: please say what was found',
+    zh: '检查项“{item}”有问题，请填写发现的情况',
+    ko: '점검 항목 "{item}"에 문제가 있습니다. 발견 내용을 입력하세요',
+  },
+  archivesRequirementRequired: {
+    en: 'A problem was found: please enter the rectification required',
+    zh: '发现了问题，请填写整改要求',
+    ko: '문제가 발견되었습니다. 시정 요구 사항을 입력하세요',
+  },
+  archivesDeadlineRequired: {
+    en: 'A problem was found: please enter the rectification deadline',
+    zh: '发现了问题，请填写整改期限',
+    ko: '문제가 발견되었습니다. 시정 기한을 입력하세요',
+  },
+  archivesDeadlineBeforeInspection: {
+    en: 'The rectification deadline cannot be before the inspection date',
+    zh: '整改期限不能早于检查日期',
+    ko: '시정 기한은 점검일보다 이를 수 없습니다',
+  },
+  archivesCompletedDateRequired: {
+    en: 'Please enter the completion date',
+    zh: '请填写完成日期',
+    ko: '완료일을 입력하세요',
+  },
+  archivesCompletedBeforeInspection: {
+    en: 'The completion date cannot be before the inspection date',
+    zh: '完成日期不能早于检查日期',
+    ko: '완료일은 점검일보다 이를 수 없습니다',
+  },
+  archivesCompletedInFuture: {
+    en: 'The completion date cannot be in the future',
+    zh: '完成日期不能晚于今天',
+    ko: '완료일은 미래일 수 없습니다',
+  },
+  archivesAlreadyRectified: {
+    en: 'The rectification is already completed',
+    zh: '整改已完成',
+    ko: '시정이 이미 완료되었습니다',
+  },
+  archivesTooManyPhotos: {
+    en: 'A problem can have at most {max} photos',
+    zh: '每个问题最多 {max} 张照片',
+    ko: '문제 하나에 사진은 최대 {max}장입니다',
+  },
+  archivesTooManyFiles: {
+    en: 'At most {max} files can be attached',
+    zh: '最多只能附加 {max} 个文件',
+    ko: '파일은 최대 {max}개까지 첨부할 수 있습니다',
+  },
+  archivesFileNotFound: {
+    en: 'File {file} does not exist, please upload it again',
+    zh: '文件 {file} 不存在，请重新上传',
+    ko: '파일 {file}이(가) 없습니다. 다시 업로드하세요',
+  },
+  archivesFileOtherSite: {
+    en: 'File {name} was uploaded for another site',
+    zh: '文件 {name} 是为其他站点上传的',
+    ko: '파일 {name}은(는) 다른 현장용으로 업로드되었습니다',
+  },
+  archivesPhotoNotImage: {
+    en: '{name} is not a photo: problem photos must be jpg, png, gif or bmp images',
+    zh: '{name} 不是照片：问题照片须为 jpg、png、gif 或 bmp 图片',
+    ko: '{name}은(는) 사진이 아닙니다. 문제 사진은 jpg, png, gif, bmp 이미지여야 합니다',
+  },
+  archivesPlanNotFound: {
+    en: 'The plan does not exist',
+    zh: '预案不存在',
+    ko: '계획이 존재하지 않습니다',
+  },
+  archivesPlanVersionNotFound: {
+    en: 'The plan version does not exist',
+    zh: '预案版本不存在',
+    ko: '계획 버전이 존재하지 않습니다',
+  },
+  archivesValidToBeforeFrom: {
+    en: 'The end of the validity period cannot be before its start',
+    zh: '有效期结束日期不能早于开始日期',
+    ko: '유효 기간 종료일은 시작일보다 이를 수 없습니다',
+  },
+  archivesVersionApproved: {
+    en: 'Version {version} was already approved by {name}',
+    zh: '版本 {version} 已由 {name} 审批',
+    ko: '버전 {version}은(는) 이미 {name}님이 승인했습니다',
+  },
+  archivesDrillNotFound: {
+    en: 'The drill record does not exist',
+    zh: '演练记录不存在',
+    ko: '훈련 기록이 존재하지 않습니다',
+  },
+  archivesDrillInFuture: {
+    en: 'The drill date cannot be in the future',
+    zh: '演练日期不能晚于今天',
+    ko: '훈련일은 미래일 수 없습니다',
+  },
+  archivesContactNotFound: {
+    en: 'The contact does not exist or has no email address',
+    zh: '联系人不存在或没有邮箱',
+    ko: '연락처가 없거나 이메일 주소가 없습니다',
+  },
+  archivesFolderNotFound: {
+    en: 'The folder does not exist',
+    zh: '文件夹不存在',
+    ko: '폴더가 존재하지 않습니다',
+  },
+  archivesFolderExists: {
+    en: 'A folder named {name} exists here already',
+    zh: '此处已有名为 {name} 的文件夹',
+    ko: '이곳에 {name} 폴더가 이미 있습니다',
+  },
+  archivesFolderNotEmpty: {
+    en: 'The folder is not empty: move or delete its files and folders first',
+    zh: '文件夹不为空，请先移动或删除其中的文件和文件夹',
+    ko: '폴더가 비어 있지 않습니다. 먼저 파일과 폴더를 옮기거나 삭제하세요',
+  },
+  archivesDocumentNotFound: {
+    en: 'The security file does not exist',
+    zh: '安全文件不存在',
+    ko: '안전 파일이 존재하지 않습니다',
+  },
+  archivesExpiryRequired: {
+    en: 'A certificate or licence needs its expiry date',
+    zh: '证书或许可证须填写到期日期',
+    ko: '인증서나 허가증에는 만료일이 필요합니다',
+  },
+  archivesPlanReminderSubject: {
+    en: '[Plan expiring] {site}: {plan}',
+    zh: '【预案即将到期】{site}：{plan}',
+    ko: '[계획 만료 예정] {site}: {plan}',
+  },
+  archivesPlanReminderBody: {
+    en: 'The {kind} plan "{plan}" of {site} (version {version}) is valid until {date}. Please revise it and have the new version approved.',
+    zh: '{site}的{kind}“{plan}”（版本 {version}）有效期至 {date}，请及时修订并审批新版本。',
+    ko: '{site}의 {kind} "{plan}"(버전 {version})은(는) {date}까지 유효합니다. 개정하여 새 버전을 승인받으세요.',
+  },
+  archivesDocumentReminderSubject: {
+    en: '[Certificate expiring] {site}: {name}',
+    zh: '【证书即将到期】{site}：{name}',
+    ko: '[인증서 만료 예정] {site}: {name}',
+  },
+  archivesDocumentReminderBody: {
+    en: 'The {type} "{name}" of {site} expires on {date}. Please renew it and upload the new version.',
+    zh: '{site}的{type}“{name}”将于 {date} 到期，请及时更新并上传新版本。',
+    ko: '{site}의 {type} "{name}"은(는) {date}에 만료됩니다. 갱신하여 새 버전을 업로드하세요.',
+  },
+  archivesKindEmergency: {
+    en: 'emergency plan',
+    zh: '应急预案',
+    ko: '비상 계획',
+  },
+  archivesKindPrevention: {
+    en: 'prevention plan',
+    zh: '防治预案',
+    ko: '예방 계획',
+  },
+  archivesTypeCertificate: {
+    en: 'certificate',
+    zh: '证书',
+    ko: '인증서',
+  },
+  archivesTypeDocument: { en: 'document', zh: '文件', ko: '문서' },
+  archivesTypeLicence: {
+    en: 'licence',
+    zh: '许可证',
+    ko: '허가증',
+  },
   // alertNotifications
   notifyContactNotFound: {
     en: 'The alert contact does not exist',
@@ -1296,6 +1473,146 @@ export const MESSAGES = {
     zh: '全景图 {id} 不是该站点的其他全景图',
     ko: '파노라마 {id}은(는) 이 현장의 다른 파노라마가 아닙니다',
   },
+  // Field tasks (modules/tasks; spec §4 workflow, §5 required fields, completion rate 1 to 100, at most 3 files).
+  taskNotFound: { en: 'The task does not exist', zh: '任务不存在', ko: '작업이 존재하지 않습니다' },
+  taskNameRequired: { en: 'The task name cannot be empty', zh: '任务名称不能为空', ko: '작업 이름은 비워 둘 수 없습니다' },
+  taskPriorityRequired: {
+    en: 'The task priority cannot be empty',
+    zh: '任务优先级不能为空',
+    ko: '작업 우선순위는 비워 둘 수 없습니다',
+  },
+  taskSiteRequired: { en: 'The site cannot be empty', zh: '平台不能为空', ko: '현장은 비워 둘 수 없습니다' },
+  taskAssigneeRequired: {
+    en: 'The responsible person cannot be empty',
+    zh: '负责人不能为空',
+    ko: '담당자는 비워 둘 수 없습니다',
+  },
+  taskReviewerRequired: { en: 'The reviewer cannot be empty', zh: '审核人不能为空', ko: '검토자는 비워 둘 수 없습니다' },
+  taskProjectRequired: { en: 'The project cannot be empty', zh: '所属项目不能为空', ko: '프로젝트는 비워 둘 수 없습니다' },
+  taskConstructionPointRequired: {
+    en: 'The construction point cannot be empty',
+    zh: '施工点不能为空',
+    ko: '시공 지점은 비워 둘 수 없습니다',
+  },
+  taskStartTimeRequired: { en: 'The start time cannot be empty', zh: '开始时间不能为空', ko: '시작 시간은 비워 둘 수 없습니다' },
+  taskEndTimeRequired: { en: 'The end time cannot be empty', zh: '结束时间不能为空', ko: '종료 시간은 비워 둘 수 없습니다' },
+  taskDescriptionRequired: {
+    en: 'The description cannot be empty',
+    zh: '任务描述不能为空',
+    ko: '설명은 비워 둘 수 없습니다',
+  },
+  taskEndBeforeStart: {
+    en: 'The end time must be after the start time',
+    zh: '结束时间必须晚于开始时间',
+    ko: '종료 시간은 시작 시간 이후여야 합니다',
+  },
+  taskTooManyFiles: { en: 'At most {max} files', zh: '最多上传 {max} 个文件', ko: '파일은 최대 {max}개입니다' },
+  taskFileNotFound: { en: 'The file {file} does not exist', zh: '文件 {file} 不存在', ko: '파일 {file}이(가) 없습니다' },
+  taskFileOtherSite: {
+    en: 'The file {name} belongs to another site',
+    zh: '文件 {name} 属于其他平台',
+    ko: '파일 {name}은(는) 다른 현장의 파일입니다',
+  },
+  taskReviewerIsAssignee: {
+    en: 'The reviewer cannot be the responsible person',
+    zh: '审核人不能是负责人',
+    ko: '검토자는 담당자와 같을 수 없습니다',
+  },
+  taskAssigneeNotOfSite: {
+    en: 'The responsible person must be a user who may see the site',
+    zh: '负责人必须是可查看该平台的用户',
+    ko: '담당자는 이 현장을 볼 수 있는 사용자여야 합니다',
+  },
+  taskReviewerNotOfSite: {
+    en: 'The reviewer must be a user who may see the site',
+    zh: '审核人必须是可查看该平台的用户',
+    ko: '검토자는 이 현장을 볼 수 있는 사용자여야 합니다',
+  },
+  taskDeviceNotOfSite: {
+    en: 'The device is not one of the site',
+    zh: '该设备不属于此平台',
+    ko: '이 장치는 해당 현장의 장치가 아닙니다',
+  },
+  taskCompletedNoEdit: {
+    en: 'A completed task cannot be edited',
+    zh: '已完成的任务不能编辑',
+    ko: '완료된 작업은 수정할 수 없습니다',
+  },
+  taskNotAssignee: {
+    en: 'Only the responsible person of the task may do this',
+    zh: '只有任务负责人可以执行此操作',
+    ko: '작업 담당자만 할 수 있습니다',
+  },
+  taskAlreadyStarted: { en: 'The task has already been started', zh: '任务已开始', ko: '이미 시작된 작업입니다' },
+  taskNotStarted: {
+    en: 'The task has not been started: start it first',
+    zh: '任务尚未开始，请先开始任务',
+    ko: '작업이 시작되지 않았습니다. 먼저 시작하세요',
+  },
+  taskAlreadySubmitted: {
+    en: 'The task has been submitted for review: it can no longer be changed until reviewed',
+    zh: '任务已提交审核，审核前不能再修改',
+    ko: '작업이 검토 요청되어 검토 전에는 변경할 수 없습니다',
+  },
+  taskAlreadyCompleted: { en: 'The task is already completed', zh: '任务已完成', ko: '이미 완료된 작업입니다' },
+  taskNotToBeReviewed: {
+    en: 'The task has not been submitted for review: it cannot be completed',
+    zh: '任务尚未提交审核，不能完成',
+    ko: '작업이 검토 요청되지 않아 완료할 수 없습니다',
+  },
+  taskReviewOwn: {
+    en: 'You cannot review your own task',
+    zh: '不能审核自己的任务',
+    ko: '자신의 작업은 검토할 수 없습니다',
+  },
+  taskNotReviewer: {
+    en: 'Only the reviewer of the task may review it',
+    zh: '只有任务审核人可以审核',
+    ko: '작업 검토자만 검토할 수 있습니다',
+  },
+  taskReviewResultRequired: {
+    en: 'The review result cannot be empty',
+    zh: '审核结果不能为空',
+    ko: '검토 결과는 비워 둘 수 없습니다',
+  },
+  taskGradeRequired: {
+    en: 'The completion grade cannot be empty',
+    zh: '完成等级不能为空',
+    ko: '완료 등급은 비워 둘 수 없습니다',
+  },
+  taskReviewNoteRequired: {
+    en: 'A failed review needs a note: what must be done again',
+    zh: '审核不通过时必须填写意见',
+    ko: '불합격에는 의견(다시 할 일)이 필요합니다',
+  },
+  taskProgressTextRequired: {
+    en: 'The progress description cannot be empty',
+    zh: '进度描述不能为空',
+    ko: '진행 내용은 비워 둘 수 없습니다',
+  },
+  taskRateRequired: {
+    en: 'The completion rate cannot be empty',
+    zh: '完成率不能为空',
+    ko: '완료율은 비워 둘 수 없습니다',
+  },
+  taskRateRange: {
+    en: 'The completion rate must be between {min} and {max}',
+    zh: '完成率必须在 {min} 到 {max} 之间',
+    ko: '완료율은 {min}에서 {max} 사이여야 합니다',
+  },
+  taskPositionIncomplete: {
+    en: 'A position needs both latitude and longitude',
+    zh: '位置需要同时填写纬度和经度',
+    ko: '위치에는 위도와 경도가 모두 필요합니다',
+  },
+  taskPeriodReversed: {
+    en: 'The end of the period must not be before its start',
+    zh: '结束日期不能早于开始日期',
+    ko: '기간의 끝은 시작보다 빠를 수 없습니다',
+  },
+  taskStarted: { en: 'Task started', zh: '任务已开始', ko: '작업을 시작했습니다' },
+  taskSubmitted: { en: 'Submitted for review', zh: '已提交审核', ko: '검토를 요청했습니다' },
+  taskReviewed: { en: 'Review saved', zh: '审核已保存', ko: '검토를 저장했습니다' },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

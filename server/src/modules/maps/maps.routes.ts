@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import { MAP_LIMITS, mapsRoutes as R } from '@geosentry/contract';
+import { caller, defineRoute, type Call } from '../../platform/http/route.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { MapsService } from './maps.service.ts';
+import { uploadLimits } from './maps.upload.ts';
+
+async function sendImage(c: Call<unknown, unknown>, img: { mime: string; data: Buffer }): Promise<void> {
+  c.reply.header('content-type', img.mime);
+  c.reply.header('x-content-type-options', 'nosniff');
+  c.reply.header('cache-control', 'private, max-age=86400');
+  await c.reply.send(img.data);
+}
+
+export function registerMaps(app: FastifyInstance, ctx: AppContext): MapsService {
+  const svc = new MapsService(ctx);
+  defineRoute(app, ctx, R.getConfig, async () => ({ data: await svc.config() }));
+  defineRoute(app, ctx, R.getSettings, async () => ({ data: await svc.settings() }));
+  defineRoute(app, ctx, R.setSettings, async (c) => ({ key: 'setOk', data: await svc.setSettings(c.body) }));
+  defineRoute(app, ctx, R.tileSetList, async () => ({ data: await svc.listTileSets() }));
+  defineRoute(app, ctx, R.tileSetDelete, async (c) => {
+    await svc.deleteTileSet(c.body.id);
+    return { key: 'deleted' };
+  });
+  defineRoute(app, ctx, R.tile, async (c) =>
+    sendImage(c, await svc.tile(c.query.set, c.query.z, c.query.x, c.query.y)),
+  );
+  defineRoute(app, ctx, R.tianditu, async (c) =>
+    sendImage(c, await svc.tianditu(c.query.layer, c.query.z, c.query.x, c.query.y)),
+  );
+  defineRoute(app, ctx, R.layerList, async (c) => ({ data: await svc.listLayers(caller(c), c.query.platformId) }));
+  defineRoute(app, ctx, R.layerGet, async (c) => ({ data: await svc.getLayer(caller(c), c.query.id) }));
+  defineRoute(app, ctx, R.layerDelete, async (c) => {
+    await svc.deleteLayer(caller(c), c.body.id);
+    return { key: 'deleted' };
+  });
+  // Multipart parsing for the upload routes only (an encapsulated plugin).
+  app.register(async (scoped) => {
+    if (!scoped.hasContentTypeParser('multipart/form-data'))
+      await scoped.register(multipart, { limits: uploadLimits(MAP_LIMITS.maxTileSetBytes) });
+    defineRoute(scoped, ctx, R.tileSetUpload, async (c) => ({ key: 'uploaded', data: await svc.uploadTileSet(c.req) }));
+    defineRoute(scoped, ctx, R.layerImport, async (c) => ({
+      key: 'uploaded',
+      data: await svc.importLayer(caller(c), c.req),
+    }));
+  });
+  return svc;
+}
