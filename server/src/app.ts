@@ -40,6 +40,7 @@ import { registerFiles } from './modules/files/files.routes.ts';
 import { registerTemplates } from './modules/templates/templates.routes.ts';
 import { registerComments } from './modules/comments/comments.routes.ts';
 import { registerTsManagement } from './modules/tsManagement/tsManagement.routes.ts';
+import { ArchiveReminders, registerArchives } from './modules/archives/index.ts';
 import { registerThreeD } from './modules/threeD/threeD.routes.ts';
 import { registerPanoramas } from './modules/panoramas/panoramas.routes.ts';
 import { registerMonitorViews } from './modules/monitorViews/monitorViews.routes.ts';
@@ -94,6 +95,8 @@ export interface BuiltApp {
   mqtt: MqttIngest | null;
   /** Background jobs (data import; tests wait on `jobs.idle()`). */
   jobs: JobRunner;
+  /** Reminders of expiring plans and certificates (tests call `archiveReminders.check()`). */
+  archiveReminders: ArchiveReminders;
   /** Scheduled reports (tests call `reportSchedules.tick()`). */
   reportSchedules: ReportSchedulesService;
   /** Cameras: live streams (tests count their processes), tasks and alert snapshots. */
@@ -324,6 +327,9 @@ export async function buildApp(
   registerTemplates(app, ctx);
   registerComments(app, ctx);
   registerTsManagement(app, ctx);
+  // Safety supervision: inspections, plans, security files; reminders mailed through the outbox.
+  registerArchives(app, ctx);
+  const archiveReminders = new ArchiveReminders(ctx, notifier);
   registerThreeD(app, ctx);
   registerPanoramas(app, ctx);
   registerMonitorViews(app, ctx);
@@ -430,6 +436,7 @@ export async function buildApp(
 
   ingest.start();
   jobs.start();
+  archiveReminders.start();
   reportSchedules.start();
   tasks.startReminders();
   let mqttIngest: MqttIngest | null = null;
@@ -461,10 +468,12 @@ export async function buildApp(
     mqtt: mqttIngest,
     jobs,
     reportSchedules,
+    archiveReminders,
     cameras,
     tasks,
     async close() {
       clearInterval(purge);
+      await archiveReminders.close();
       await tasks.close();
       await cameras.close();
       await reportSchedules.close();

@@ -553,5 +553,48 @@ export interface Database {
     created_at: Stamp;
     updated_at: Stamp;
   };
+  // 0025_three_d_panoramas: a site's 3D model and device placements; panoramas and their hotspots.
+  three_d_models: {
+    id: Generated<number>;
+    platform_id: number;
+    name: string;
+    file_key: string;
+    size: ColumnType<number, number, number>;
+    triangles: ColumnType<number, number | undefined, number>;
+    created_by: number | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  three_d_placements: {
+    device_id: number;
+    platform_id: number;
+    x: number;
+    y: number;
+    z: number;
+    updated_at: Stamp;
+  };
+  panoramas: {
+    id: Generated<number>;
+    platform_id: number;
+    name: string;
+    file_key: string;
+    ext: string;
+    width: number;
+    height: number;
+    size: ColumnType<number, number, number>;
+    created_by: number | null;
+    created_at: Stamp;
+    updated_at: Stamp;
+  };
+  panorama_hotspots: {
+    id: Generated<number>;
+    panorama_id: number;
+    kind: string;
+    yaw: number;
+    pitch: number;
+    device_id: number | null;
+    target_id: number | null;
+    label: string | null;
+  };
   schema_migrations: { version: number; name: string; applied_at: Stamp };
 }

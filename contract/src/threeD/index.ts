@@ -1,0 +1,156 @@
+// The threeD feature's contract (issue 21 item 6; spec §2 /dimensional: 3D and 3DManage, §6 threeDimensional:show
+// and threeDimensional:manage). The spec shows no calls: they sit under /api/v2/data/threeD in its style.
+import { z } from 'zod';
+import { zInt } from '../api/zod.ts';
+import { perm, routeTable } from '../api/routes.ts';
+import { DEVICE_STATES } from '../devices/catalogue.ts';
+import { fromJsonText } from '../platforms/fields.ts';
+import { THREE_D_MAX_COORD, THREE_D_MAX_PLACEMENTS } from './catalogue.ts';
+
+export * from './catalogue.ts';
+
+const coord = (what: string) => z.number().finite().min(-THREE_D_MAX_COORD).max(THREE_D_MAX_COORD).describe(what);
+
+export const threeDSiteQuery = z.object({ platformId: zInt().describe('The site') });
+export const threeDModelFileQuery = z.object({
+  platformId: zInt().describe('The site'),
+  token: z.string().max(200).optional(),
+  /** Changes with every upload, so a cached file is never stale. */
+  v: z.string().max(40).optional(),
+});
+export const threeDPlacement = z.object({
+  deviceId: z.number().int().positive(),
+  x: coord('East-west, m (model coordinates)'),
+  y: coord('Height, m (model coordinates, y up)'),
+  z: coord('North-south, m (model coordinates)'),
+});
+export type ThreeDPlacement = z.output<typeof threeDPlacement>;
+export const threeDSavePlacementsBody = z.object({
+  platformId: zInt(),
+  /** Every placed device of the site (a device left out is taken off the model); a JSON string in a form. */
+  placements: z
+    .preprocess(fromJsonText, z.array(threeDPlacement).max(THREE_D_MAX_PLACEMENTS))
+    .describe('[{deviceId, x, y, z}]: every placed device of the site; devices left out are taken off the model'),
+});
+export const threeDDeviceQuery = z.object({ deviceId: zInt().describe('The device') });
+
+export const threeDSiteSchema = z.object({
+  platformId: z.number().int(),
+  name: z.string(),
+  type: z.string(),
+  hasModel: z.boolean(),
+});
+export type ThreeDSite = z.output<typeof threeDSiteSchema>;
+
+export const threeDModelSchema = z.object({
+  id: z.number().int(),
+  platformId: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  triangles: z.number().int(),
+  /** The model file (GLB): append `&token=`. */
+  url: z.string(),
+  updatedAt: z.string(),
+});
+export type ThreeDModel = z.output<typeof threeDModelSchema>;
+
+export const threeDDeviceSchema = z.object({
+  deviceId: z.number().int(),
+  deviceName: z.string(),
+  number: z.string(),
+  moduleId: z.number().int(),
+  state: z.enum(DEVICE_STATES),
+  /** The highest level (1-4) of the device's alerts not yet processed; null when none. */
+  alertLevel: z.number().int().nullable(),
+  values: z.record(z.string(), z.number()),
+  lastReadingAt: z.string().nullable(),
+  /** Where it stands on the model; null when not placed yet. */
+  placement: z.object({ x: z.number(), y: z.number(), z: z.number() }).nullable(),
+});
+export type ThreeDDevice = z.output<typeof threeDDeviceSchema>;
+
+export const threeDSceneSchema = z.object({
+  platformId: z.number().int(),
+  name: z.string(),
+  model: threeDModelSchema.nullable(),
+  devices: z.array(threeDDeviceSchema),
+});
+export type ThreeDScene = z.output<typeof threeDSceneSchema>;
+
+export const threeDRecentSchema = z.object({
+  deviceId: z.number().int(),
+  /** Readings of the last hours, oldest first: time (ISO) and values. */
+  points: z.array(z.object({ ts: z.string(), values: z.record(z.string(), z.number()) })),
+});
+export type ThreeDRecent = z.output<typeof threeDRecentSchema>;
+
+export const threeDUploadAnswerSchema = threeDModelSchema;
+
+const tags = ['threeD'];
+const B = '/api/v2/data/threeD';
+const SHOW = perm('threeDimensional:show', 'threeDimensional:manage');
+const MANAGE = perm('threeDimensional:manage');
+export const threeDRoutes = routeTable({
+  sites: {
+    method: 'GET',
+    path: `${B}/getSites`,
+    permission: SHOW,
+    summary: "Sites of the caller's data scope that may have a 3D scene (not bridge or sideslope), by name",
+    tags,
+    response: z.array(threeDSiteSchema),
+  },
+  scene: {
+    method: 'GET',
+    path: `${B}/getScene`,
+    permission: SHOW,
+    summary: "A site's model and its devices with their state, newest values and place on the model",
+    tags,
+    query: threeDSiteQuery,
+    response: threeDSceneSchema,
+  },
+  modelFile: {
+    method: 'GET',
+    path: `${B}/getModelFile`,
+    permission: SHOW,
+    summary: "The bytes of a site's model (model/gltf-binary; token may be in the query)",
+    tags,
+    query: threeDModelFileQuery,
+    tokenInQuery: true,
+  },
+  recent: {
+    method: 'GET',
+    path: `${B}/getDeviceRecent`,
+    permission: SHOW,
+    summary: "A device's readings of the last 24 hours (at most 500, evenly thinned), for its chart",
+    tags,
+    query: threeDDeviceQuery,
+    response: threeDRecentSchema,
+  },
+  uploadModel: {
+    method: 'POST',
+    path: `${B}/uploadModel`,
+    permission: MANAGE,
+    summary:
+      "Upload a site's model (multipart/form-data: platformId, then one .glb file; glTF 2.0 binary, at most THREE_D_MAX_MODEL_MB). Replaces the site's model; placements are kept",
+    tags,
+    response: threeDUploadAnswerSchema,
+  },
+  deleteModel: {
+    method: 'POST',
+    path: `${B}/deleteModel`,
+    permission: MANAGE,
+    summary: "Delete a site's model (its placements are kept for the next model)",
+    tags,
+    body: threeDSiteQuery,
+    response: z.null(),
+  },
+  savePlacements: {
+    method: 'POST',
+    path: `${B}/savePlacements`,
+    permission: MANAGE,
+    summary: "Set where the site's devices stand on its model (replaces every placement of the site)",
+    tags,
+    body: threeDSavePlacementsBody,
+    response: z.null(),
+  },
+});

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import { Status, threeDRoutes } from '@geosentry/contract';
+import { caller, defineRoute } from '../../platform/http/route.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { ThreeDService } from './threeD.service.ts';
+import { readSingleUpload } from './threeD.upload.ts';
+
+export function registerThreeD(app: FastifyInstance, ctx: AppContext): void {
+  const svc = new ThreeDService(ctx);
+  const max = ctx.config.threeDMaxModelBytes;
+  const tooLarge = () =>
+    new AppError(Status.tooLarge, 'threeDModelTooLarge', { max: Math.round((max / 1024 / 1024) * 10) / 10 });
+  app.register(async (scoped) => {
+    if (!scoped.hasContentTypeParser('multipart/form-data'))
+      await scoped.register(multipart, { limits: { fileSize: max, files: 2 } });
+    defineRoute(scoped, ctx, threeDRoutes.uploadModel, async (c) => ({
+      key: 'uploaded',
+      data: await svc.upload(caller(c), c.lang, await readSingleUpload(c.req, max, tooLarge)),
+    }));
+  });
+  defineRoute(app, ctx, threeDRoutes.sites, async (c) => ({ data: await svc.sites(caller(c)) }));
+  defineRoute(app, ctx, threeDRoutes.scene, async (c) => ({
+    data: await svc.scene(caller(c), c.query.platformId),
+  }));
+  defineRoute(app, ctx, threeDRoutes.modelFile, async (c) => {
+    const f = await svc.openModel(caller(c), c.query.platformId);
+    const reply = c.reply;
+    reply.header('content-type', 'model/gltf-binary');
+    reply.header('content-length', String(f.size));
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('content-disposition', 'attachment; filename="model.glb"');
+    reply.header('cache-control', 'private, max-age=86400');
+    reply.header('content-security-policy', "default-src 'none'; sandbox");
+    await reply.send(f.stream);
+  });
+  defineRoute(app, ctx, threeDRoutes.recent, async (c) => ({
+    data: await svc.recent(caller(c), c.query.deviceId),
+  }));
+  defineRoute(app, ctx, threeDRoutes.deleteModel, async (c) => {
+    await svc.deleteModel(caller(c), c.body.platformId);
+    return { key: 'deleted' };
+  });
+  defineRoute(app, ctx, threeDRoutes.savePlacements, async (c) => {
+    await svc.savePlacements(caller(c), c.body.platformId, c.body.placements);
+    return { key: 'setOk' };
+  });
+}

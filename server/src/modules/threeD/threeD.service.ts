@@ -1,0 +1,135 @@
+import path from 'node:path';
+import {
+  Status,
+  THREE_D_RECENT_HOURS,
+  threeDRoutes,
+  type Language,
+  type ThreeDModel,
+  type ThreeDPlacement,
+  type ThreeDRecent,
+  type ThreeDScene,
+  type ThreeDSite,
+} from '@geosentry/contract';
+import type { AppContext } from '../../platform/context.ts';
+import type { SessionUser } from '../../platform/auth/access.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { checkGlb, glbReason } from './threeD.glb.ts';
+import { BlobStore, displayName, extensionOf, type SingleUpload } from './threeD.upload.ts';
+import * as repo from './threeD.repository.ts';
+
+const MAX_RECENT_POINTS = 500;
+
+const notFound = (): AppError => new AppError(Status.notFound, 'platformNotFound');
+
+export function modelUrl(m: repo.ModelRow): string {
+  return `${threeDRoutes.modelFile.path}?platformId=${m.platformId}&v=${m.fileKey.slice(0, 8)}`;
+}
+
+const toModel = (m: repo.ModelRow): ThreeDModel => ({
+  id: m.id,
+  platformId: m.platformId,
+  name: m.name,
+  size: m.size,
+  triangles: m.triangles,
+  url: modelUrl(m),
+  updatedAt: m.updatedAt,
+});
+
+/** Sites' 3D scenes: a GLB model per site and the places of the site's devices on it. */
+export class ThreeDService {
+  readonly store: BlobStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.store = new BlobStore(path.join(ctx.config.dataDir, 'threeD'));
+  }
+
+  /** A site in the caller's scope that may have a scene (missing and foreign answer alike). */
+  private async site(user: SessionUser, platformId: number) {
+    const s = await repo.sceneSite(this.ctx.db, user.scope, platformId);
+    if (!s) throw notFound();
+    if (repo.isHiddenType(s.type)) throw new AppError(Status.invalid, 'threeDSiteNoScene');
+    return s;
+  }
+
+  sites(user: SessionUser): Promise<ThreeDSite[]> {
+    return repo.scenesInScope(this.ctx.db, user.scope);
+  }
+
+  async scene(user: SessionUser, platformId: number): Promise<ThreeDScene> {
+    const s = await this.site(user, platformId);
+    const [model, devices] = await Promise.all([repo.modelOf(this.ctx.db, s.id), repo.sceneDevices(this.ctx.db, s.id)]);
+    return { platformId: s.id, name: s.name, model: model ? toModel(model) : null, devices };
+  }
+
+  async openModel(user: SessionUser, platformId: number) {
+    const s = await this.site(user, platformId);
+    const m = await repo.modelOf(this.ctx.db, s.id);
+    if (!m) throw new AppError(Status.notFound, 'threeDModelNotFound');
+    const f = await this.store.open(m.fileKey, 'glb');
+    if (!f) throw new AppError(Status.notFound, 'threeDModelNotFound');
+    return { model: m, ...f };
+  }
+
+  async upload(user: SessionUser, lang: Language, u: SingleUpload): Promise<ThreeDModel> {
+    const platformId = Number(u.fields.platformId);
+    if (!Number.isInteger(platformId) || platformId <= 0)
+      throw new AppError(Status.invalid, 'validation', { details: 'platformId' });
+    const s = await this.site(user, platformId);
+    if (!u.file || u.file.bytes.length === 0) throw new AppError(Status.invalid, 'uploadNoFile');
+    const name = displayName(u.file.filename);
+    const check = checkGlb(u.file.bytes);
+    if (!check.ok) throw new AppError(Status.invalid, 'threeDNotGlb', { name, reason: glbReason(check.reason, lang) });
+    if (extensionOf(u.file.filename) !== 'glb')
+      throw new AppError(Status.invalid, 'threeDNotGlb', { name, reason: glbReason('magic', lang) });
+    const fileKey = await this.store.put(u.file.bytes, 'glb');
+    let result: Awaited<ReturnType<typeof repo.putModel>>;
+    try {
+      result = await repo.putModel(this.ctx.db, {
+        platformId: s.id,
+        name,
+        fileKey,
+        size: u.file.bytes.length,
+        triangles: check.triangles,
+        userId: user.id,
+      });
+    } catch (e) {
+      await this.store.remove(fileKey, 'glb');
+      throw e;
+    }
+    if (result.replaced) await this.store.remove(result.replaced, 'glb');
+    return toModel(result.row);
+  }
+
+  async deleteModel(user: SessionUser, platformId: number): Promise<void> {
+    const s = await this.site(user, platformId);
+    const key = await repo.deleteModel(this.ctx.db, s.id);
+    if (!key) throw new AppError(Status.notFound, 'threeDModelNotFound');
+    await this.store.remove(key, 'glb');
+  }
+
+  async savePlacements(user: SessionUser, platformId: number, placements: readonly ThreeDPlacement[]): Promise<void> {
+    const s = await this.site(user, platformId);
+    const seen = new Set<number>();
+    for (const p of placements) {
+      if (seen.has(p.deviceId)) throw new AppError(Status.invalid, 'threeDDuplicateDevice', { id: p.deviceId });
+      seen.add(p.deviceId);
+    }
+    const own = await repo.devicesOfSite(
+      this.ctx.db,
+      s.id,
+      placements.map((p) => p.deviceId),
+    );
+    const foreign = placements.find((p) => !own.has(p.deviceId));
+    if (foreign) throw new AppError(Status.invalid, 'threeDDeviceNotOnSite', { id: foreign.deviceId });
+    await repo.replacePlacements(this.ctx.db, s.id, placements);
+  }
+
+  async recent(user: SessionUser, deviceId: number): Promise<ThreeDRecent> {
+    const d = await repo.deviceInScope(this.ctx.db, user.scope, deviceId);
+    if (!d) throw new AppError(Status.notFound, 'deviceNotFound');
+    const rows = await repo.recentReadings(this.ctx.db, d.id, THREE_D_RECENT_HOURS, 5000);
+    const step = Math.max(1, Math.ceil(rows.length / MAX_RECENT_POINTS));
+    const points = step === 1 ? rows : rows.filter((_, i) => i % step === 0 || i === rows.length - 1);
+    return { deviceId: d.id, points };
+  }
+}
