@@ -1,0 +1,28 @@
+// Constants of the cameras feature (spec §3 Camera, §9 camera constants).
+
+/** Spec §9: camera group levels 1 to 3. */
+export const CAMERA_GROUP_MAX_LEVEL = 3;
+/** Spec §9: channels 1 to 16. */
+export const CAMERA_CHANNEL_MIN = 1;
+export const CAMERA_CHANNEL_MAX = 16;
+/** Spec §3: a camera's type. */
+export const CAMERA_TYPES = ['bullet', 'dome', 'ptz', 'fisheye', 'other'] as const;
+export type CameraType = (typeof CAMERA_TYPES)[number];
+/** Spec §3: a camera's vendor; the RTSP address of the first three is built from IP and channel. */
+export const CAMERA_VENDORS = ['hikvision', 'dahua', 'uniview', 'onvif', 'other'] as const;
+export type CameraVendor = (typeof CAMERA_VENDORS)[number];
+/** Spec §9: PTZ response speeds. */
+export const PTZ_SPEEDS = ['fast', 'middle', 'slow'] as const;
+export type PtzSpeed = (typeof PTZ_SPEEDS)[number];
+/** The ONVIF velocity (of 1) of each speed. */
+export const PTZ_SPEED_VALUE: Record<PtzSpeed, number> = { fast: 1, middle: 0.5, slow: 0.2 };
+export const PTZ_DIRECTIONS = ['up', 'down', 'left', 'right', 'zoomIn', 'zoomOut'] as const;
+export type PtzDirection = (typeof PTZ_DIRECTIONS)[number];
+/** The live grid's layouts (tiles). */
+export const LIVE_LAYOUTS = [1, 4, 9, 16] as const;
+/** Camera task kinds: a snapshot (one picture). */
+export const CAMERA_TASK_KINDS = ['snapshot'] as const;
+export type CameraTaskKind = (typeof CAMERA_TASK_KINDS)[number];
+/** Why a snapshot was taken. */
+export const SNAPSHOT_SOURCES = ['task', 'alert', 'manual'] as const;
+export type SnapshotSource = (typeof SNAPSHOT_SOURCES)[number];

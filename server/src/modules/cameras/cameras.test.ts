@@ -1,0 +1,428 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  Status,
+  type Camera,
+  type CameraGroupNode,
+  type CameraSnapshot,
+  type LiveStream,
+  type Page,
+} from '@geosentry/contract';
+import { testApp, type TestApp } from '../../../test/harness.ts';
+import { addSite, snapshot } from '../platforms/platforms.testkit.ts';
+import { roleWith, userToken } from '../devices/testkit.ts';
+import { TestRtspServer, publishTestStream, stopProcess, waitLive } from './cameras.testkit.ts';
+import type { ChildProcess } from 'node:child_process';
+
+const B = '/api/v2/data/camera';
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(what: string, fn: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await wait(100);
+  }
+}
+
+/** A local ONVIF device service that records the SOAP calls it receives. */
+async function onvifDevice(): Promise<{
+  url: string;
+  calls: { action: string; body: string }[];
+  close(): Promise<void>;
+}> {
+  const calls: { action: string; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const action = /<s:Body><(?:\w+:)?(\w+)/.exec(body)?.[1] ?? '';
+      calls.push({ action, body });
+      const ok = /<Username>ptz<\/Username>/.test(body) && /PasswordDigest">[A-Za-z0-9+/=]{28}</.test(body);
+      res.setHeader('content-type', 'application/soap+xml');
+      if (!ok) {
+        res.statusCode = 400;
+        res.end(
+          '<s:Envelope><s:Body><s:Fault><s:Reason><s:Text>Sender not authorized</s:Text></s:Reason></s:Fault></s:Body></s:Envelope>',
+        );
+        return;
+      }
+      const inner =
+        action === 'GetProfiles'
+          ? '<trt:GetProfilesResponse><trt:Profiles token="prof1" fixed="true"><tt:Name>main</tt:Name></trt:Profiles></trt:GetProfilesResponse>'
+          : action === 'GetPresets'
+            ? '<tptz:GetPresetsResponse><tptz:Preset token="1"><tt:Name>Dam crest</tt:Name></tptz:Preset><tptz:Preset token="2"><tt:Name>Spillway</tt:Name></tptz:Preset></tptz:GetPresetsResponse>'
+            : `<tptz:${action}Response/>`;
+      res.end(
+        `<?xml version="1.0"?><s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body>${inner}</s:Body></s:Envelope>`,
+      );
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/onvif/device_service`,
+    calls,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe('cameras', () => {
+  let t: TestApp;
+  let admin: string;
+  let slope: number;
+  let dam: number;
+  let top: number;
+  let mid: number;
+  let leaf: number;
+  let other: number;
+  let rtsp: TestRtspServer;
+  let pub: ChildProcess;
+  let cameraId: number;
+  let foreignCamera: number;
+  /** Sees the slope only, every camera permission. */
+  let scoped: string;
+
+  const post = <T = unknown>(path: string, body: Record<string, unknown>, token = admin) =>
+    t.api<T>('POST', `${B}/${path}`, { token, body });
+  const get = <T = unknown>(path: string, query: Record<string, string>, token = admin) =>
+    t.api<T>('GET', `${B}/${path}`, { token, query });
+  const cam = (extra: Record<string, unknown> = {}) => ({
+    groupId: leaf,
+    platformId: slope,
+    name: 'Slope crest east',
+    serialNumber: 'DS-2DE4425IW',
+    channel: 1,
+    type: 'bullet',
+    vendor: 'onvif',
+    vmCode: 'VM-001',
+    vmUser: 'viewer',
+    vmPassword: 'Secret-cam-pass-1',
+    ip: '127.0.0.1',
+    rtspUrl: rtsp.url(),
+    lon: 102.7,
+    lat: 25.0,
+    address: 'K12+300 slope crest',
+    principal: 'Li Wei',
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    rtsp = new TestRtspServer();
+    await rtsp.listen();
+    pub = publishTestStream(rtsp.url(), { size: '320x180' });
+    t = await testApp({
+      camera: {
+        maxStreams: 3,
+        maxStreamsPerUser: 2,
+        streamUrlMs: 60_000,
+        idleMs: 3000,
+        ffmpeg: 'ffmpeg',
+        mediaServer: null,
+      },
+    });
+    admin = await t.token();
+    slope = await addSite(t, admin, 'sideslope', { name: 'K12 slope', lon: 102.7, lat: 25.0 });
+    dam = await addSite(t, admin, 'reservoir', { name: 'Hongshui dam', lon: 102.8, lat: 25.1 });
+    top = (await post<{ id: number }>('group/add', { name: 'Yunnan' })).data.id;
+    mid = (await post<{ id: number }>('group/add', { name: 'Kunming', parentId: top })).data.id;
+    leaf = (await post<{ id: number }>('group/add', { name: 'K12 slope', parentId: mid })).data.id;
+    other = (await post<{ id: number }>('group/add', { name: 'Dams' })).data.id;
+    await roleWith(t, admin, 'camOps', ['camera:real-time', 'camera:camera', 'camera:group', 'camera:cameraTask']);
+    scoped = await userToken(t, admin, { account: 'slopeOps', roleCode: 'camOps', platformIds: [slope] });
+    await waitLive(rtsp);
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await stopProcess(pub);
+    await rtsp?.close();
+  });
+
+  it('adds a camera with every field; the VM password is encrypted at rest and never answered', async () => {
+    const r = await post<{ id: number }>('camera/add', cam());
+    expect(r.status).toBe(0);
+    cameraId = r.data.id;
+    const row = await t.db.k
+      .withTables<{ cameras: { id: number; vm_password_enc: string | null } }>()
+      .selectFrom('cameras')
+      .select('vm_password_enc')
+      .where('id', '=', cameraId)
+      .executeTakeFirstOrThrow();
+    expect(row.vm_password_enc).toMatch(/^v1\./);
+    expect(row.vm_password_enc).not.toContain('Secret-cam-pass-1');
+    const list = await get<Page<Camera>>('camera/getListPage', { groupId: String(top) });
+    expect(list.data.total).toBe(1);
+    const c = list.data.list[0];
+    expect(c).toMatchObject({
+      name: 'Slope crest east',
+      channel: 1,
+      vendor: 'onvif',
+      hasVmPassword: true,
+      groupPath: ['Yunnan', 'Kunming', 'K12 slope'],
+      platformName: 'K12 slope',
+    });
+    expect(JSON.stringify(list)).not.toContain('Secret-cam-pass-1');
+    expect(JSON.stringify(list)).not.toContain('vm_password');
+    // Edit without a password keeps it.
+    expect((await post('camera/edit', { id: cameraId, ...cam({ vmPassword: '' }) })).status).toBe(0);
+    expect((await get<Page<Camera>>('camera/getListPage', {})).data.list[0]?.hasVmPassword).toBe(true);
+    foreignCamera = (
+      await post<{ id: number }>(
+        'camera/add',
+        cam({ groupId: other, platformId: dam, name: 'Dam spillway', serialNumber: 'DH-1' }),
+      )
+    ).data.id;
+  });
+
+  it('refuses bad input with a clear message and saves nothing', async () => {
+    const before = await snapshot(t, 'cameras');
+    const groupsBefore = await snapshot(t, 'camera_groups');
+    const bad: [Record<string, unknown>, number][] = [
+      [{ channel: 0 }, Status.badRequest],
+      [{ channel: 17 }, Status.badRequest],
+      [{ ip: '300.1.2.3' }, Status.badRequest],
+      [{ ip: 'camera.local' }, Status.badRequest],
+      [{ rtspUrl: 'http://127.0.0.1/live' }, Status.badRequest],
+      [{ rtspUrl: 'rtsp://' }, Status.badRequest],
+      [{ rtspUrl: 'rtsp://admin:pw@127.0.0.1/live' }, Status.badRequest],
+      [{ vendor: 'onvif', rtspUrl: '' }, Status.invalid],
+      [{ ptz: true }, Status.invalid],
+      [{ serialNumber: 'DS-2DE4425IW' }, Status.conflict],
+      [{ platformId: 999999 }, Status.notFound],
+      [{ groupId: 999999 }, Status.notFound],
+    ];
+    for (const [extra, status] of bad) {
+      const r = await post('camera/add', cam({ serialNumber: 'NEW-1', ...extra }));
+      expect(r.status, JSON.stringify(extra)).not.toBe(0);
+      if (status !== Status.badRequest) expect(r.status, JSON.stringify(extra)).toBe(status);
+      expect(r.info).toBeTruthy();
+    }
+    const deep = await post('group/add', { name: 'Level 4', parentId: leaf });
+    expect(deep.status).toBe(Status.invalid);
+    expect(deep.info).toBe('Camera groups are at most 3 levels deep');
+    expect(await snapshot(t, 'cameras')).toEqual(before);
+    expect(await snapshot(t, 'camera_groups')).toEqual(groupsBefore);
+  });
+
+  it('a camera outside the data scope answers like a missing one: list, stream, PTZ, snapshots, edit', async () => {
+    const list = await get<Page<Camera>>('camera/getListPage', {}, scoped);
+    expect(list.data.list.map((c) => c.id)).toEqual([cameraId]);
+    for (const id of [foreignCamera, 99999999]) {
+      const answers = await Promise.all([
+        post('live/open', { cameraId: id }, scoped),
+        post('ptz/stop', { cameraId: id }, scoped),
+        post('snapshot/take', { cameraId: id }, scoped),
+        post('camera/edit', { id, ...cam({ serialNumber: 'X' }) }, scoped),
+        post('camera/delete', { id }, scoped),
+      ]);
+      for (const a of answers) expect([a.status, a.info]).toEqual([Status.notFound, 'The camera does not exist']);
+    }
+    const snaps = await get<Page<CameraSnapshot>>('snapshot/getListPage', { cameraId: String(foreignCamera) }, scoped);
+    expect(snaps.data.total).toBe(0);
+    // A group holding a foreign camera is not deleted by a scoped user.
+    const del = await post('group/delete', { id: other }, scoped);
+    expect(del.status).toBe(Status.forbidden);
+  });
+
+  it('role camera configuration narrows what a role sees; nobody grants beyond what he sees', async () => {
+    const roles = await t.api<{ id: number; code: string }[]>('GET', '/api/v2/manage/role/getAll', { token: admin });
+    const camOps = roles.data.find((r) => r.code === 'camOps')?.id ?? 0;
+    await roleWith(t, admin, 'viewers', ['camera:real-time', 'system:role']);
+    const viewer = await userToken(t, admin, { account: 'viewer1', roleCode: 'viewers', scopeAll: true });
+    expect((await get<Page<Camera>>('camera/getListPage', {}, viewer)).data.total).toBe(2);
+    const all = await t.api<{ id: number; code: string }[]>('GET', '/api/v2/manage/role/getAll', { token: admin });
+    const viewersId = all.data.find((r) => r.code === 'viewers')?.id ?? 0;
+    expect(
+      (await post('role/setConfig', { roleId: viewersId, restricted: true, groupIds: [mid], cameraIds: [] })).status,
+    ).toBe(0);
+    const seen = await get<Page<Camera>>('camera/getListPage', {}, viewer);
+    expect(seen.data.list.map((c) => c.id)).toEqual([cameraId]);
+    const tree = await get<CameraGroupNode[]>('group/getTree', {}, viewer);
+    expect(JSON.stringify(tree)).not.toContain('Dams');
+    expect((await post('live/open', { cameraId: foreignCamera }, viewer)).status).toBe(Status.notFound);
+    // Own role: refused; granting a group he does not see: refused; granting the unrestricted view: refused.
+    expect((await post('role/setConfig', { roleId: viewersId, restricted: false }, viewer)).status).toBe(
+      Status.forbidden,
+    );
+    expect((await post('role/setConfig', { roleId: camOps, restricted: true, groupIds: [other] }, viewer)).status).toBe(
+      Status.forbidden,
+    );
+    expect((await post('role/setConfig', { roleId: camOps, restricted: false }, viewer)).status).toBe(Status.forbidden);
+    expect(
+      (await post('role/setConfig', { roleId: camOps, restricted: true, cameraIds: [foreignCamera] }, viewer)).status,
+    ).toBe(Status.notFound);
+    expect((await get<{ restricted: boolean }>('role/getConfig', { roleId: String(camOps) })).data.restricted).toBe(
+      false,
+    );
+  });
+
+  it('live view: remuxes to HLS behind signed, expiring addresses; limits; stops when nobody watches', async () => {
+    const open = await post<LiveStream>('live/open', { cameraId }, scoped);
+    expect(open.status).toBe(0);
+    await until('the first playlist', async () => (await t.raw('GET', open.data.url)).statusCode === 200);
+    const playlist = (await t.raw('GET', open.data.url)).body;
+    expect(playlist).toContain('#EXTM3U');
+    const seg = /^(seg_\d+\.ts\?[^\s]+)$/m.exec(playlist)?.[1] ?? '';
+    const base = open.data.url.replace(/index\.m3u8.*$/, '');
+    const ts = await t.raw('GET', base + seg);
+    expect(ts.statusCode).toBe(200);
+    expect(ts.rawPayload[0]).toBe(0x47); // MPEG-TS sync byte
+    expect(t.built.cameras.live.processes()).toBe(1);
+    // Tampered or expired addresses are refused.
+    expect((await t.raw('GET', open.data.url.replace(/sig=[^&]+/, 'sig=AAAA'))).statusCode).toBe(404);
+    expect((await t.raw('GET', open.data.url.replace(/exp=\d+/, 'exp=1000'))).statusCode).toBe(404);
+    // Per-user limit (2).
+    await post('camera/add', cam({ serialNumber: 'S-2', name: 'Slope 2' }));
+    await post('camera/add', cam({ serialNumber: 'S-3', name: 'Slope 3' }));
+    const ids = (await get<Page<Camera>>('camera/getListPage', { platformId: String(slope) })).data.list.map(
+      (c) => c.id,
+    );
+    const second = await post<LiveStream>('live/open', { cameraId: ids.find((i) => i !== cameraId) }, scoped);
+    expect(second.status).toBe(0);
+    const third = await post(
+      'live/open',
+      { cameraId: ids.find((i) => i !== cameraId && i !== ids.find((j) => j !== cameraId)) },
+      scoped,
+    );
+    expect(third.status).toBe(Status.invalid);
+    expect(third.info).toBe('The camera concurrency limit (2) is reached, please close a video first');
+    await post('live/close', { streamId: second.data.streamId }, scoped);
+    // A closed viewer's address stops working; the stream stops when nobody watches; nothing is left over.
+    await post('live/close', { streamId: open.data.streamId }, scoped);
+    expect((await t.raw('GET', open.data.url)).statusCode).toBe(404);
+    await until('no ffmpeg left', () => t.built.cameras.live.processes() === 0);
+    await until('no RTSP player left', () => rtsp.players() === 0);
+  }, 60_000);
+
+  it('a camera that goes away is reported lost and reconnects; no stray process or socket', async () => {
+    const open = await post<LiveStream>('live/open', { cameraId }, scoped);
+    const state = async () =>
+      (await get<{ state: string }>('live/status', { streamId: open.data.streamId }, scoped)).data.state;
+    await until('playing', async () => (await state()) === 'playing');
+    await stopProcess(pub);
+    rtsp.dropAll();
+    await until('lost', async () => (await state()) === 'lost');
+    pub = publishTestStream(rtsp.url(), { size: '320x180' });
+    await waitLive(rtsp);
+    await until(
+      'playing again',
+      async () => {
+        await t.raw('GET', open.data.url); // the viewer keeps fetching
+        return (await state()) === 'playing';
+      },
+      30_000,
+    );
+    expect(t.built.cameras.live.processes()).toBe(1);
+    expect(rtsp.players()).toBe(1);
+    // Nobody fetches: the stream stops by itself (idle 3 s).
+    await until('idle stop', () => t.built.cameras.live.processes() === 0, 15_000);
+    await until('no RTSP player left', () => rtsp.players() === 0);
+    const { started, exited } = t.built.cameras.live.counters;
+    expect(exited).toBe(started);
+  }, 60_000);
+
+  it('an unreachable camera: a clear message, no stream', async () => {
+    const r = await post<{ id: number }>(
+      'camera/add',
+      cam({ serialNumber: 'GONE', rtspUrl: 'rtsp://127.0.0.1:1/live' }),
+    );
+    const open = await post('live/open', { cameraId: r.data.id });
+    expect([open.status, open.info]).toEqual([Status.invalid, 'The camera cannot be reached']);
+    expect(t.built.cameras.live.processes()).toBe(0);
+    await post('camera/delete', { id: r.data.id });
+  });
+
+  it('PTZ over ONVIF with a WS-Security digest, at the spec speeds; hidden for cameras without PTZ', async () => {
+    const dev = await onvifDevice();
+    try {
+      const ptzCam = (
+        await post<{ id: number }>(
+          'camera/add',
+          cam({ serialNumber: 'PTZ-1', type: 'ptz', ptz: true, onvifUrl: dev.url, vmUser: 'ptz' }),
+        )
+      ).data.id;
+      expect((await post('ptz/move', { cameraId: ptzCam, direction: 'left', speed: 'slow' })).status).toBe(0);
+      expect((await post('ptz/stop', { cameraId: ptzCam })).status).toBe(0);
+      const presets = await get<{ token: string; name: string }[]>('ptz/getPresets', { cameraId: String(ptzCam) });
+      expect(presets.data).toEqual([
+        { token: '1', name: 'Dam crest' },
+        { token: '2', name: 'Spillway' },
+      ]);
+      expect((await post('ptz/gotoPreset', { cameraId: ptzCam, presetToken: '2', speed: 'fast' })).status).toBe(0);
+      const moves = dev.calls.filter((c) => c.action !== 'GetProfiles');
+      expect(moves.map((c) => c.action)).toEqual(['ContinuousMove', 'Stop', 'GetPresets', 'GotoPreset']);
+      expect(moves[0]?.body).toContain('<tt:PanTilt x="-0.2" y="0"/>');
+      expect(moves[0]?.body).toContain('<tptz:ProfileToken>prof1</tptz:ProfileToken>');
+      expect(moves[3]?.body).toContain('<tptz:PresetToken>2</tptz:PresetToken>');
+      expect(moves[3]?.body).toContain('x="1"');
+      expect(dev.calls.every((c) => !c.body.includes('Secret-cam-pass-1'))).toBe(true);
+      const none = await post('ptz/move', { cameraId, direction: 'up', speed: 'fast' });
+      expect([none.status, none.info]).toEqual([Status.invalid, 'This camera has no PTZ']);
+    } finally {
+      await dev.close();
+    }
+  });
+
+  it('snapshots: taken by hand, by a task on schedule, and for an alert; listed per camera and date', async () => {
+    const shot = await post<CameraSnapshot>('snapshot/take', { cameraId }, scoped);
+    expect(shot.status).toBe(0);
+    const file = await t.raw('GET', `${B}/snapshot/file?id=${shot.data.id}&token=${scoped}`);
+    expect(file.headers['content-type']).toBe('image/jpeg');
+    expect(file.rawPayload.subarray(0, 2).toString('hex')).toBe('ffd8');
+    const task = await post<{ id: number }>(
+      'task/add',
+      { name: 'Morning record', cameraIds: [cameraId], times: '08:00,17:30', retentionDays: 30 },
+      scoped,
+    );
+    expect(task.status).toBe(0);
+    expect(
+      (await post('task/add', { name: 'Bad', cameraIds: [cameraId], times: '25:00', retentionDays: 30 }, scoped))
+        .status,
+    ).not.toBe(0);
+    expect(
+      (
+        await post(
+          'task/add',
+          { name: 'Foreign', cameraIds: [foreignCamera], times: '08:00', retentionDays: 30 },
+          scoped,
+        )
+      ).status,
+    ).toBe(Status.notFound);
+    const at8 = new Date(`2026-06-01T08:00:10${offsetOf(t.config.timeZone)}`);
+    await t.built.cameras.snapshots.tick(at8);
+    t.built.cameras.onAlert({ alertId: 4242, kind: 'raised', platformId: slope } as never);
+    await t.built.cameras.snapshots.idle();
+    const today = new Date().toISOString().slice(0, 10);
+    const page = await get<Page<CameraSnapshot>>(
+      'snapshot/getListPage',
+      { cameraId: String(cameraId), date: today },
+      scoped,
+    );
+    expect(page.data.list.map((s) => s.source).sort()).toEqual(['alert', 'manual', 'task']);
+    const forAlert = await get<Page<CameraSnapshot>>('snapshot/getListPage', { alertId: '4242' });
+    expect(forAlert.data.total).toBeGreaterThanOrEqual(1);
+    // A foreign user cannot fetch the picture.
+    const outsider = await userToken(t, admin, { account: 'damOps', roleCode: 'camOps', platformIds: [dam] });
+    expect(
+      (await t.api('GET', `${B}/snapshot/file`, { query: { id: String(shot.data.id), token: outsider } })).status,
+    ).toBe(Status.notFound);
+  }, 60_000);
+
+  it('deleting a group deletes the groups below, their cameras and snapshots (spec §8)', async () => {
+    const r = await post<{ groups: number; cameras: number; snapshots: number }>('group/delete', { id: top });
+    expect(r.status).toBe(0);
+    expect(r.data.groups).toBe(3);
+    expect(r.data.cameras).toBeGreaterThanOrEqual(3);
+    expect(r.data.snapshots).toBeGreaterThanOrEqual(3);
+    expect((await get<Page<Camera>>('camera/getListPage', {})).data.list.map((c) => c.id)).toEqual([foreignCamera]);
+  });
+});
+
+/** The UTC offset of a zone now, as +hh:mm. */
+function offsetOf(zone: string): string {
+  const s = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).format(
+    new Date(2026, 5, 1),
+  );
+  const m = /GMT([+-]\d{2}:\d{2})?/.exec(s);
+  return m?.[1] ?? '+00:00';
+}

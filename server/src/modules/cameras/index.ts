@@ -1,0 +1,3 @@
+// What other modules may use of the cameras module (they import nothing else of it; see
+// server/src/platform/imports.unit.test.ts).
+export { registerCameras, type CamerasModule } from './cameras.routes.ts';
