@@ -207,52 +207,64 @@ const deviceTitle = (d: Device, lang: Language) => `${d.deviceName} (${WORDS.num
 
 /** A: the period rows of each device with the template's statistics, and the whole range in bold. */
 function periodSections(r: ModuleReport, lang: Language): Section[] {
-  const columns: ReportColumn[] = [
-    { label: WORDS.period[lang], width: 12 },
-    ...r.quantities.flatMap((q) =>
-      r.columns.map((c) => num(`${q.label} ${REPORT_STAT_LABELS[c][lang]}`, unitOf(q), c === 'count' ? 0 : 2)),
-    ),
-  ];
-  return r.devices.map((d) => {
-    const line = (label: string, values: Device['summary']): ReportCellValue[] => [
-      label,
-      ...r.quantities.flatMap((q) =>
-        r.columns.map((c) => (COMPUTED.has(c) ? n2(values[q.key]?.[c]) : (values[q.key]?.[c] ?? null))),
-      ),
-    ];
-    const rows = [...d.rows.map((row) => line(row.label, row.values)), line(WORDS.whole[lang], d.summary)];
-    return { title: deviceTitle(d, lang), blocks: [{ kind: 'table', columns, rows, emphasis: [rows.length - 1] }] };
-  });
+  const many = r.quantities.length > 1;
+  return r.devices.map((d) => ({
+    title: deviceTitle(d, lang),
+    blocks: r.quantities.map((q): ReportBlock => {
+      const line = (label: string, values: Device['summary']): ReportCellValue[] => [
+        label,
+        ...r.columns.map((c) => (COMPUTED.has(c) ? n2(values[q.key]?.[c]) : (values[q.key]?.[c] ?? null))),
+      ];
+      const rows = [...d.rows.map((row) => line(row.label, row.values)), line(WORDS.whole[lang], d.summary)];
+      return {
+        kind: 'table',
+        ...(many ? { caption: quantityTitle(q) } : {}),
+        columns: [
+          { label: WORDS.period[lang], width: 12 },
+          ...r.columns.map((c) =>
+            num(`${many ? '' : `${q.label} `}${REPORT_STAT_LABELS[c][lang]}`, unitOf(q), c === 'count' ? 0 : 2),
+          ),
+        ],
+        rows,
+        emphasis: [rows.length - 1],
+      };
+    }),
+  }));
 }
 
-/** B: closing value, current and cumulative change and rate per day, per period and device. */
+/** B: closing value, current and cumulative change and rate per day, per period, device and quantity. */
 function changeSections(r: ModuleReport, lang: Language, x: ModuleReportExtras): Section[] {
   const w = (k: keyof typeof WORDS) => WORDS[k][lang];
-  const columns: ReportColumn[] = [
-    { label: w('period'), width: 12 },
-    ...r.quantities.flatMap((q) => [
-      num(`${q.label} ${w('closing')}`, unitOf(q)),
-      num(`${q.label} ${w('current')}`, unitOf(q)),
-      num(`${q.label} ${w('cumulative')}`, unitOf(q)),
-      num(`${q.label} ${w('rate')}`, q.unit ? `${q.unit}/d` : undefined, 3),
-    ]),
-  ];
+  const many = r.quantities.length > 1;
   const sections: Section[] = r.devices.map((d) => {
-    const prev = new Map(r.quantities.map((q) => [q.key, at(x.before, d.deviceId, q.key)?.value ?? null]));
-    const rows: ReportCellValue[][] = d.rows.map((row) => {
-      const days = periodDays(r, row.period);
-      return [
-        row.label,
-        ...r.quantities.flatMap((q) => {
-          const closing = row.values[q.key]?.last ?? null;
-          if (closing === null) return [null, null, null, null];
-          const base = prev.get(q.key) ?? null;
-          const current = diff(closing, base);
-          prev.set(q.key, closing);
-          const initial = at(x.initial, d.deviceId, q.key)?.value;
-          return [closing, current, diff(closing, initial), current === null ? null : rate(current, days)];
-        }),
-      ];
+    const tables = r.quantities.map((q): ReportBlock => {
+      let prev = at(x.before, d.deviceId, q.key)?.value ?? null;
+      const initial = at(x.initial, d.deviceId, q.key)?.value;
+      const rows: ReportCellValue[][] = d.rows.map((row) => {
+        const closing = row.values[q.key]?.last ?? null;
+        if (closing === null) return [row.label, null, null, null, null];
+        const current = diff(closing, prev);
+        prev = closing;
+        return [
+          row.label,
+          closing,
+          current,
+          diff(closing, initial),
+          current === null ? null : rate(current, periodDays(r, row.period)),
+        ];
+      });
+      return {
+        kind: 'table',
+        ...(many ? { caption: quantityTitle(q) } : {}),
+        columns: [
+          { label: w('period'), width: 12 },
+          num(w('closing'), unitOf(q)),
+          num(w('current'), unitOf(q)),
+          num(w('cumulative'), unitOf(q)),
+          num(w('rate'), q.unit ? `${q.unit}/d` : undefined, 3),
+        ],
+        rows,
+      };
     });
     const initials = r.quantities
       .map((q) => {
@@ -266,13 +278,15 @@ function changeSections(r: ModuleReport, lang: Language, x: ModuleReportExtras):
         ...(initials.length
           ? [{ kind: 'fields' as const, fields: [{ label: w('initial'), value: initials.join('; ') }] }]
           : []),
-        { kind: 'table' as const, columns, rows },
+        ...tables,
       ],
     };
   });
   sections.push({ title: w('remarks'), blocks: [{ kind: 'paragraph', text: w('changeNote') }] });
   return sections;
 }
+
+const quantityTitle = (q: Quantity) => `${q.label}${q.unit ? ` (${q.unit})` : ''}`;
 
 /** C: per quantity the extremes of each device with their times; then the alerts of the period. */
 function extremeSections(r: ModuleReport, lang: Language, x: ModuleReportExtras): Section[] {

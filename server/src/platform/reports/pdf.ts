@@ -22,8 +22,11 @@ type Pdf = PDFKit.PDFDocument;
 
 export async function renderPdf(doc: StreamingReportDocument, out: Writable, readImage?: ImageReader): Promise<void> {
   const labels = rendererLabels(doc.language);
+  // A document with a wide table (more than 8 columns: forms, several quantities) is printed in landscape.
+  const wide = doc.sections.some((s) => s.blocks.some((b) => b.kind === 'table' && b.columns.length > 8));
   const pdf: Pdf = new PDFDocument({
     size: 'A4',
+    layout: wide ? 'landscape' : 'portrait',
     margins: { top: MARGIN, bottom: MARGIN + FOOTER, left: MARGIN, right: MARGIN },
     bufferPages: true,
     info: { Title: doc.title, Creator: 'Geosentry' },
