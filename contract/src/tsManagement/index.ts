@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { pageQuery, zInt, zOptText, zPage, zText } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
+import { RECTIFICATION_STATES, type RectificationState } from '../api/rectification.ts';
 import { TAILINGS_STATUSES } from '../platforms/details.ts';
 import {
   fromJsonText,
@@ -40,9 +41,9 @@ export const TS_PROBLEM_TYPES = [
   'other',
 ] as const;
 export type TsProblemType = (typeof TS_PROBLEM_TYPES)[number];
-/** Spec §4: the rectification of a tailings supervision record is completed or incomplete. */
-export const TS_STATES = ['completed', 'incomplete'] as const;
-export type TsState = (typeof TS_STATES)[number];
+/** Spec §4: the rectification of a tailings supervision record is completed or incomplete (the shared model). */
+export const TS_STATES = RECTIFICATION_STATES;
+export type TsState = RectificationState;
 /**
  * At most 3 documents and at most 3 result documents (spec §5: at most 3 files), each uploaded as kind
  * 'attachment' (Word, PDF, jpg, png) for the record's site.

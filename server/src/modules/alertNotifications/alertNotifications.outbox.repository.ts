@@ -348,6 +348,35 @@ export async function enqueueReportMails(db: Exec, rows: readonly ReportMailInse
   return out;
 }
 
+/**
+ * A mail that names no alert (reminders of other features, e.g. a plan about to expire). The caller keeps it
+ * to once per cause (its own key, in the same transaction); the outbox sends it with its retries.
+ */
+export interface PlainMailInsert {
+  platform_id: number | null;
+  recipient: string;
+  contact_id: number | null;
+  recipient_name: string;
+  language: Language;
+  subject: string;
+  body: string;
+}
+
+/** Inserts plain mails; answers the ids inserted. */
+export async function enqueuePlainMails(db: Exec, rows: readonly PlainMailInsert[]): Promise<number[]> {
+  const out: number[] = [];
+  for (const x of rows) {
+    const r = await sql<{ id: string | number }>`
+      insert into notification_outbox (alert_id, event_seq, platform_id, level, channel, recipient, contact_id,
+        recipient_name, language, template_code, subject, body)
+      values (null, 0, ${x.platform_id}, null, 'mail', ${x.recipient}, ${x.contact_id}, ${x.recipient_name},
+        ${x.language}, null, ${x.subject}, ${x.body})
+      returning id`.execute(db);
+    out.push(Number(r.rows[0]!.id));
+  }
+  return out;
+}
+
 export interface ClaimedRow {
   id: number;
   /** Null for a scheduled report's mail. */

@@ -362,6 +362,14 @@ export class AlertNotifier {
     return (await outboxRepo.enqueueReportMails(tx, rows)).length;
   }
 
+  /**
+   * Plain mails (reminders of other features): queued in the transaction `tx`, where the caller also records that
+   * it sent them (its once-only key); sent by the same sender with its retries. Call kick() after the commit.
+   */
+  async enqueuePlainMails(tx: Exec, rows: readonly outboxRepo.PlainMailInsert[]): Promise<number> {
+    return (await outboxRepo.enqueuePlainMails(tx, rows)).length;
+  }
+
   /** The files of a mail's attachments in the job store; a missing one fails the attempt (retried, then failed). */
   private attachmentFiles(list: readonly outboxRepo.MailAttachment[]) {
     return list.map((a) => {

@@ -3,6 +3,7 @@ import type { TsItem, TsItemCheck, TsPerson, TsPondStatus, TsProblemType, TsSite
 import type { Db } from '../../platform/db/db.ts';
 import { whereInScope, type DataScope } from '../../platform/auth/access.ts';
 import { iso, isDbId, likePattern, orderBy } from '../../platform/db/sql.ts';
+import { overdueSql } from '../../platform/rectification.ts';
 
 /** Tailings supervision records: every read is limited to the caller's data scope by the record's site. */
 
@@ -31,8 +32,6 @@ export interface TsFilter {
   overdue?: boolean | undefined;
 }
 
-/** Today's date (yyyy-MM-dd) by the database's clock, UTC. */
-const today = sql<string>`(now() at time zone 'utc')::date`;
 /** The pond status: the tailings site's `status` detail. */
 const pondStatus = sql<string | null>`p.details->>'status'`;
 
@@ -64,9 +63,9 @@ function base(db: Db, scope: DataScope, f: TsFilter) {
     );
   }
   if (f.overdue === true)
-    q = q.where(sql<SqlBool>`(r.state = 'incomplete' and r.deadline is not null and r.deadline < ${today})`);
+    q = q.where(sql<SqlBool>`${overdueSql('r')}`);
   if (f.overdue === false)
-    q = q.where(sql<SqlBool>`not (r.state = 'incomplete' and r.deadline is not null and r.deadline < ${today})`);
+    q = q.where(sql<SqlBool>`not ${overdueSql('r')}`);
   return q;
 }
 
@@ -91,7 +90,7 @@ function selectRows(db: Db, scope: DataScope, f: TsFilter = {}) {
     'r.requirement',
     day('r.deadline').as('deadline'),
     'r.state',
-    sql<boolean>`(r.state = 'incomplete' and r.deadline is not null and r.deadline < ${today})`.as('overdue'),
+    overdueSql('r').as('overdue'),
     day('r.completed_date').as('completed_date'),
     'r.result',
     'r.attachments',
@@ -269,12 +268,6 @@ export async function setRectified(db: Db, id: number, r: TsRectification): Prom
 
 export async function deleteTs(db: Db, id: number): Promise<void> {
   await db.k.deleteFrom('ts_records').where('id', '=', id).execute();
-}
-
-/** Today's date by the database clock (UTC), yyyy-MM-dd: dates are checked against it. */
-export async function todayOf(db: Db): Promise<string> {
-  const r = await sql<{ d: string }>`select to_char(${today}, 'YYYY-MM-DD') as d`.execute(db.k);
-  return r.rows[0]!.d;
 }
 
 /** The tailings sites within the scope, by name. */

@@ -15,12 +15,19 @@ import { AppError } from '../../platform/http/errors.ts';
 import type { MessageKey } from '../../platform/http/messages.ts';
 import { findSite } from '../../platform/auth/sites.ts';
 import { findFiles } from '../files/index.ts';
+import { checkCompletion, todayOf, type CompletionMessages } from '../../platform/rectification.ts';
 import * as repo from './tsManagement.repository.ts';
 
 /** The input of add and edit; documents or result documents left out of an edit keep the stored ones. */
 export type TsInput = Omit<repo.TsWrite, 'attachments' | 'resultAttachments'> & {
   attachments?: string[] | undefined;
   resultAttachments?: string[] | undefined;
+};
+
+const COMPLETION: CompletionMessages = {
+  required: 'tsCompletedDateRequired',
+  beforeInspection: 'tsCompletedBeforeInspection',
+  inFuture: 'tsCompletedInFuture',
 };
 
 type FileList = 'attachments' | 'resultAttachments';
@@ -51,7 +58,7 @@ export class TsManagementService {
     const site = await findSite(this.ctx.db, user.scope, w.platformId);
     if (!site) throw new AppError(Status.notFound, 'platformNotFound');
     if (site.type !== 'tailings') throw new AppError(Status.invalid, 'tsSiteNotTailings');
-    const today = await repo.todayOf(this.ctx.db);
+    const today = await todayOf(this.ctx.db);
     if (w.inspectionDate > today) throw new AppError(Status.invalid, 'tsInspectionInFuture');
     const problems = TS_ITEMS.filter((k) => w.items[k].result === 'problem');
     if (problems.some((k) => !w.items[k].note)) throw new AppError(Status.invalid, 'tsItemNoteRequired');
@@ -79,9 +86,7 @@ export class TsManagementService {
   }
 
   private checkCompletion(inspectionDate: string, completedDate: string | undefined, today: string): void {
-    if (!completedDate) throw new AppError(Status.invalid, 'tsCompletedDateRequired');
-    if (completedDate < inspectionDate) throw new AppError(Status.invalid, 'tsCompletedBeforeInspection');
-    if (completedDate > today) throw new AppError(Status.invalid, 'tsCompletedInFuture');
+    checkCompletion(inspectionDate, completedDate, today, COMPLETION);
   }
 
   private async checkAttachments(user: SessionUser, platformId: number, ids: string[], list: FileList): Promise<void> {
@@ -173,7 +178,7 @@ export class TsManagementService {
   async setRectified(user: SessionUser, id: number, input: repo.TsRectification): Promise<void> {
     const r = await this.mustGet(user, id);
     if (r.state === 'completed') throw new AppError(Status.invalid, 'tsAlreadyRectified');
-    this.checkCompletion(r.inspectionDate, input.completedDate, await repo.todayOf(this.ctx.db));
+    this.checkCompletion(r.inspectionDate, input.completedDate, await todayOf(this.ctx.db));
     const resultAttachments = input.resultAttachments ? dedupe(input.resultAttachments) : undefined;
     if (resultAttachments) await this.checkAttachments(user, r.platformId, resultAttachments, 'resultAttachments');
     await repo.setRectified(this.ctx.db, id, { ...input, resultAttachments });
