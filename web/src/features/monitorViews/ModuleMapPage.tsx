@@ -7,8 +7,9 @@ import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { DEVICE_STATES, type ViewDevice } from '@geosentry/contract';
 import { usePermission } from '../../shared/session.ts';
-import { GraticuleLayer } from '../../shared/map/graticule.ts';
-import { DEFAULT_CENTER, DEFAULT_TILE_ATTRIBUTION, tileUrl } from '../../shared/map/tiles.ts';
+import { DEFAULT_CENTER } from '../../shared/map/tiles.ts';
+import { addMapLayers, createMap } from '../../shared/map/base.ts';
+import { useMapConfig } from '../../shared/map/config.ts';
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { LiveStatus, NoSite, ViewSitePicker, ViewToolbar, fmtTime, fmtValue, useMainValue } from './common.tsx';
 import { STATE_COLORS, shownQuantities, useSiteOverview, useViewSite } from './live.ts';
@@ -53,6 +54,7 @@ export default function ModuleMapPage() {
   const [edit, setEdit] = useState(false);
   const [el, setEl] = useState<HTMLDivElement | null>(null);
   const mapRef = useRef<L.Map | null>(null);
+  const mapConfig = useMapConfig();
   const layerRef = useRef<L.LayerGroup | null>(null);
   const fittedFor = useRef<number | null>(null);
 
@@ -69,12 +71,8 @@ export default function ModuleMapPage() {
 
   // The map lives with its container.
   useEffect(() => {
-    if (!el) return;
-    const map = L.map(el, { center: DEFAULT_CENTER, zoom: 5, worldCopyJump: true });
-    map.attributionControl.setPrefix(false);
-    new GraticuleLayer({ zIndex: 0, maxZoom: 19 }).addTo(map);
-    const url = tileUrl();
-    if (url) L.tileLayer(url, { zIndex: 1, maxZoom: 19, attribution: DEFAULT_TILE_ATTRIBUTION }).addTo(map);
+    if (!el || !mapConfig) return;
+    const map = createMap(el, mapConfig);
     L.control.scale({ imperial: false }).addTo(map);
     layerRef.current = L.layerGroup().addTo(map);
     mapRef.current = map;
@@ -86,7 +84,23 @@ export default function ModuleMapPage() {
       layerRef.current = null;
       fittedFor.current = null;
     };
-  }, [el]);
+  }, [el, mapConfig]);
+
+  // The site's own map layers (imported KML/KMZ/GeoJSON) over the tiles.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || platformId === undefined) return;
+    let dead = false;
+    let group: L.LayerGroup | null = null;
+    void addMapLayers(map, platformId).then((g) => {
+      if (dead) g.remove();
+      else group = g;
+    });
+    return () => {
+      dead = true;
+      group?.remove();
+    };
+  }, [platformId, mapConfig, el]);
 
   const shown = useMemo(
     () => live.devices.filter((d) => moduleId === undefined || d.moduleId === moduleId),
@@ -157,7 +171,7 @@ export default function ModuleMapPage() {
     }
     // popupHtml reads the translations of the moment.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [o, shown, edit, center?.[0], center?.[1]]);
+  }, [o, shown, edit, center?.[0], center?.[1], mapConfig]);
 
   function popupHtml(d: ViewDevice): string {
     const qs = types.quantities(d.moduleId);

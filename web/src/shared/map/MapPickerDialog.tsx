@@ -4,8 +4,9 @@ import { Alert, Button, Flex, Input, InputNumber, Modal, Space, Typography, them
 import { AimOutlined } from '@ant-design/icons';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { GraticuleLayer } from './graticule.ts';
-import { DEFAULT_CENTER, DEFAULT_TILE_ATTRIBUTION, DEFAULT_ZOOM, POINT_ZOOM, tileUrl } from './tiles.ts';
+import { POINT_ZOOM } from './tiles.ts';
+import { createMap } from './base.ts';
+import { useMapConfig } from './config.ts';
 import {
   LAT_MAX,
   LAT_MIN,
@@ -74,37 +75,17 @@ export function MapPickerDialog({ open, value, title, tileUrl: tileOverride, onC
     if (pan && mapRef.current) mapRef.current.setView([q.lat, q.lon], Math.max(mapRef.current.getZoom(), POINT_ZOOM));
   }, []);
 
-  // The map lives while its container is shown.
+  // The map lives while its container is shown; it waits for the configured map (its CRS is fixed at creation).
+  const mapConfig = useMapConfig();
   useEffect(() => {
-    if (!el) return;
+    if (!el || !mapConfig) return;
     const start = isLatLon(value) ? value : null;
-    const map = L.map(el, {
-      center: start ? [start.lat, start.lon] : DEFAULT_CENTER,
-      zoom: start ? POINT_ZOOM : DEFAULT_ZOOM,
-      worldCopyJump: true,
+    const map = createMap(el, mapConfig, {
+      ...(start ? { center: [start.lat, start.lon] as L.LatLngExpression, zoom: POINT_ZOOM } : {}),
       attributionControl: true,
+      tileUrl: tileOverride,
+      onTilesFailed: setTilesFailed,
     });
-    map.attributionControl.setPrefix(false);
-    new GraticuleLayer({ zIndex: 0, maxZoom: 19 }).addTo(map);
-    const url = tileUrl(tileOverride);
-    if (url) {
-      let failures = 0;
-      const tiles = L.tileLayer(url, {
-        zIndex: 1,
-        maxZoom: 19,
-        attribution: DEFAULT_TILE_ATTRIBUTION,
-        crossOrigin: false,
-      });
-      tiles.on('tileerror', () => {
-        failures += 1;
-        if (failures >= 2) setTilesFailed(true);
-      });
-      tiles.on('tileload', () => {
-        failures = 0;
-        setTilesFailed(false);
-      });
-      tiles.addTo(map);
-    } else setTilesFailed(true);
     L.control.scale({ imperial: false }).addTo(map);
     map.on('click', (e: L.LeafletMouseEvent) => {
       const ll = e.latlng.wrap();
@@ -121,7 +102,7 @@ export function MapPickerDialog({ open, value, title, tileUrl: tileOverride, onC
     };
     // The map is built once per container; the value is read at that moment.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [el, tileOverride, place]);
+  }, [el, tileOverride, place, mapConfig]);
 
   // The marker follows the point.
   useEffect(() => {
@@ -145,7 +126,7 @@ export function MapPickerDialog({ open, value, title, tileUrl: tileOverride, onC
         .addTo(map);
     } else markerRef.current.setLatLng(ll);
     markerRef.current.setTooltipContent(formatLatLon(point));
-  }, [point, el, token.colorPrimary]);
+  }, [point, el, token.colorPrimary, mapConfig]);
 
   const onTyped = (nextLat: number | null, nextLon: number | null) => {
     setLat(nextLat);

@@ -2,8 +2,8 @@ import { useEffect, useRef, type ReactElement } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { SITE_STATE_COLOURS, SITE_STATES, type DashboardSite, type SiteState } from '@geosentry/contract';
-import { GraticuleLayer } from '../../../shared/map/graticule.ts';
-import { DEFAULT_CENTER, DEFAULT_TILE_ATTRIBUTION, DEFAULT_ZOOM, tileUrl } from '../../../shared/map/tiles.ts';
+import { createMap } from '../../../shared/map/base.ts';
+import { useMapConfig } from '../../../shared/map/config.ts';
 
 /** Marker radius by state: the sites that need attention stand out. */
 const RADIUS: Record<SiteState, number> = { alarm: 11, alert: 10, abnormal: 8, offline: 7, normal: 7 };
@@ -32,6 +32,7 @@ export function SiteMap({
 }): ReactElement {
   const box = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
+  const mapConfig = useMapConfig();
   const markers = useRef(new Map<number, { m: L.CircleMarker; state: SiteState; labelled: boolean }>());
   const fitted = useRef(false);
   const pick = useRef(onPick);
@@ -39,18 +40,13 @@ export function SiteMap({
 
   useEffect(() => {
     const el = box.current;
-    if (!el) return;
-    const map = L.map(el, {
-      center: DEFAULT_CENTER,
-      zoom: DEFAULT_ZOOM,
+    if (!el || !mapConfig) return;
+    const map = createMap(el, mapConfig, {
       zoomControl: false,
       attributionControl: true,
-      worldCopyJump: true,
       preferCanvas: true,
+      noGridLabels: true,
     });
-    new GraticuleLayer({ zIndex: 0, maxZoom: 19 }).addTo(map);
-    const url = tileUrl();
-    if (url) L.tileLayer(url, { zIndex: 1, maxZoom: 19, attribution: DEFAULT_TILE_ATTRIBUTION }).addTo(map);
     mapRef.current = map;
     const ro = new ResizeObserver(() => map.invalidateSize({ animate: false }));
     ro.observe(el);
@@ -62,7 +58,7 @@ export function SiteMap({
       all.clear();
       fitted.current = false;
     };
-  }, []);
+  }, [mapConfig]);
 
   // Markers: added, restyled or removed to match the sites.
   useEffect(() => {
@@ -119,7 +115,7 @@ export function SiteMap({
       else map.fitBounds(L.latLngBounds(points).pad(0.15), { maxZoom: 12, animate: false });
       fitted.current = true;
     }
-  }, [sites, focus]);
+  }, [sites, focus, mapConfig]);
 
   return (
     <div className="bs-map-wrap">

@@ -10,8 +10,8 @@ import {
   type DashboardSite,
   type SiteState,
 } from '@geosentry/contract';
-import { GraticuleLayer } from '../../../shared/map/graticule.ts';
-import { DEFAULT_CENTER, DEFAULT_TILE_ATTRIBUTION, DEFAULT_ZOOM, tileUrl } from '../../../shared/map/tiles.ts';
+import { createMap } from '../../../shared/map/base.ts';
+import { useMapConfig } from '../../../shared/map/config.ts';
 
 /** Marker radius by state: the sites that need attention stand out; drawn over the others. */
 const RADIUS: Record<SiteState, number> = { alarm: 9, alert: 8, abnormal: 7, offline: 6, normal: 6 };
@@ -66,6 +66,7 @@ export function HomeMap({
   const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
+  const mapConfig = useMapConfig();
   const markers = useRef(new Map<number, L.CircleMarker>());
   const fittedFor = useRef('');
   const pick = useRef(onPick);
@@ -75,17 +76,8 @@ export function HomeMap({
 
   useEffect(() => {
     const el = box.current;
-    if (!el) return;
-    const map = L.map(el, {
-      center: DEFAULT_CENTER,
-      zoom: DEFAULT_ZOOM,
-      worldCopyJump: true,
-      preferCanvas: true,
-      scrollWheelZoom: false,
-    });
-    new GraticuleLayer({ zIndex: 0, maxZoom: 19 }).addTo(map);
-    const url = tileUrl();
-    if (url) L.tileLayer(url, { zIndex: 1, maxZoom: 19, attribution: DEFAULT_TILE_ATTRIBUTION }).addTo(map);
+    if (!el || !mapConfig) return;
+    const map = createMap(el, mapConfig, { preferCanvas: true, scrollWheelZoom: false, noGridLabels: true });
     // Wheel zoom only after a click into the map: the page scrolls past it otherwise.
     map.on('click', () => map.scrollWheelZoom.enable());
     map.on('mouseout', () => map.scrollWheelZoom.disable());
@@ -100,7 +92,7 @@ export function HomeMap({
       all.clear();
       fittedFor.current = '';
     };
-  }, []);
+  }, [mapConfig]);
 
   useEffect(() => {
     const map = mapRef.current;
@@ -150,7 +142,7 @@ export function HomeMap({
       else map.fitBounds(L.latLngBounds(points).pad(0.12), { maxZoom: 12, animate: false });
       fittedFor.current = key;
     }
-  }, [sites, t]);
+  }, [sites, t, mapConfig]);
 
   const unplaced = sites.filter((s) => s.lat === null || s.lon === null).length;
   return (
