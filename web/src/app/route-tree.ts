@@ -23,6 +23,8 @@ export function filterRoutes(routes: readonly AppRoute[], session: SessionSnapsh
   const out: AppRoute[] = [];
   for (const r of routes) {
     if (!hasAnyRole(r.roles, session)) continue;
+    if (r.hiddenForPlatformTypes && session.platformType && r.hiddenForPlatformTypes.includes(session.platformType))
+      continue;
     if (r.children) {
       const children = filterRoutes(r.children, session);
       if (children.length === 0 && !r.element) continue;

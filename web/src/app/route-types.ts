@@ -14,6 +14,8 @@ export interface AppRoute {
   roles?: string[];
   /** Hidden from the side menu (still routable). */
   hidden?: boolean;
+  /** Absent (not routable, not in the menu) when the deployment's platform type is one of these (spec §2). */
+  hiddenForPlatformTypes?: readonly string[];
   /** Not kept alive when its tab is left (spec §2: views are cached unless noCache). */
   noCache?: boolean;
   /** A pinned tab that cannot be closed. */

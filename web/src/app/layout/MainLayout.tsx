@@ -33,6 +33,7 @@ import { AppDownload } from './AppDownload.tsx';
 import { BigScreenLink } from './BigScreenLink.tsx';
 import { RoleImages } from './RoleImages.tsx';
 import { AlertPopup } from '../../features/alerts/index.ts';
+import { ThreeDLink } from '../../features/threeD/index.ts';
 
 const SIDEBAR_COOKIE = 'sidebarStatus';
 
@@ -220,6 +221,7 @@ export function MainLayout(): ReactElement {
             <div className="gs-header-right">
               {hasPermission('appDownload', session) ? <AppDownload /> : null}
               {hasPermission('digitalGallery', session) ? <BigScreenLink /> : null}
+              <ThreeDLink />
               <AlertPopup />
               <LanguageSwitch className="gs-header-action" />
               <UserMenu />

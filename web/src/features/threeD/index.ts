@@ -1,0 +1,3 @@
+/** Public surface of this feature: other features and the app shell import it only through this file (lint rule geosentry/feature-boundaries). */
+export { threeDRoutes } from './routes.tsx';
+export { ThreeDLink } from './ThreeDLink.tsx';

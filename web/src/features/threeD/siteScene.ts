@@ -1,0 +1,331 @@
+import {
+  AmbientLight,
+  Box3,
+  Color,
+  DirectionalLight,
+  GridHelper,
+  HemisphereLight,
+  InstancedMesh,
+  Matrix4,
+  MeshLambertMaterial,
+  Object3D,
+  PerspectiveCamera,
+  Raycaster,
+  Scene,
+  SphereGeometry,
+  Vector2,
+  Vector3,
+  WebGLRenderer,
+  type Intersection,
+} from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+
+/** A device marker: where it stands and its colour (state). */
+export interface Marker {
+  id: number;
+  color: string;
+  position: { x: number; y: number; z: number } | null;
+}
+
+export interface SiteSceneOptions {
+  /** A click on a marker (or on nothing: null). */
+  onPick?: (deviceId: number | null) => void;
+  /** Manage mode: markers can be dragged over the model; called with the new position. */
+  onMove?: (deviceId: number, position: { x: number; y: number; z: number }) => void;
+}
+
+/**
+ * A site's 3D scene: the model (GLB), devices as coloured spheres (one instanced mesh: 200 devices, one draw
+ * call), orbit controls, picking and dragging. Frames are drawn on demand (a change, a camera move), so an idle
+ * scene costs nothing; `spin()` keeps drawing (the bench measures frame times so).
+ */
+export class SiteScene {
+  readonly renderer: WebGLRenderer;
+  readonly scene = new Scene();
+  readonly camera = new PerspectiveCamera(50, 1, 0.1, 100000);
+  readonly controls: OrbitControls;
+  private model: Object3D | null = null;
+  private grid: GridHelper | null = null;
+  private markers: Marker[] = [];
+  private mesh: InstancedMesh | null = null;
+  private markerSize = 2;
+  private readonly ray = new Raycaster();
+  private readonly resize: ResizeObserver;
+  private frame = 0;
+  private spinning = false;
+  private dragging: number | null = null;
+  private downAt: { x: number; y: number } | null = null;
+  /** Frame times (ms) while spinning. */
+  readonly frameTimes: number[] = [];
+  private lastFrame = 0;
+
+  constructor(
+    private readonly host: HTMLElement,
+    private readonly opts: SiteSceneOptions = {},
+  ) {
+    this.renderer = new WebGLRenderer({ antialias: true, powerPreference: 'high-performance' });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer.domElement.style.display = 'block';
+    this.renderer.domElement.setAttribute('data-testid', 'three-d-canvas');
+    host.appendChild(this.renderer.domElement);
+    this.scene.background = new Color('#e8eef3');
+    this.scene.add(new HemisphereLight(0xffffff, 0x6b7a5a, 1.6));
+    this.scene.add(new AmbientLight(0xffffff, 0.35));
+    const sun = new DirectionalLight(0xffffff, 1.6);
+    sun.position.set(1, 2, 1.2);
+    this.scene.add(sun);
+    this.camera.position.set(120, 90, 120);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.enableDamping = false;
+    this.controls.addEventListener('change', () => this.invalidate());
+    this.resize = new ResizeObserver(() => this.fit());
+    this.resize.observe(host);
+    const el = this.renderer.domElement;
+    el.addEventListener('pointerdown', this.onDown);
+    el.addEventListener('pointermove', this.onMoveEvent);
+    el.addEventListener('pointerup', this.onUp);
+    this.fit();
+    this.setGround(200);
+  }
+
+  private fit(): void {
+    const w = Math.max(1, this.host.clientWidth);
+    const h = Math.max(1, this.host.clientHeight);
+    this.renderer.setSize(w, h, false);
+    this.renderer.domElement.style.width = `${w}px`;
+    this.renderer.domElement.style.height = `${h}px`;
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.invalidate();
+  }
+
+  private setGround(size: number): void {
+    if (this.grid) this.scene.remove(this.grid);
+    this.grid = new GridHelper(size, 20, 0x9aa8b5, 0xc9d3dc);
+    this.scene.add(this.grid);
+  }
+
+  /** Loads a GLB (replacing the model shown) and frames it; answers its load time in ms. */
+  async loadModel(url: string): Promise<number> {
+    const started = performance.now();
+    const gltf = await new GLTFLoader().loadAsync(url);
+    this.clearModel();
+    this.model = gltf.scene;
+    this.scene.add(this.model);
+    const box = new Box3().setFromObject(this.model);
+    const size = box.getSize(new Vector3());
+    const centre = box.getCenter(new Vector3());
+    const span = Math.max(size.x, size.z, size.y, 1);
+    this.markerSize = span / 120;
+    if (this.grid) this.scene.remove(this.grid);
+    this.grid = null;
+    this.controls.target.copy(centre);
+    this.camera.position.set(centre.x + span * 0.75, centre.y + span * 0.6, centre.z + span * 0.85);
+    this.camera.near = span / 1000;
+    this.camera.far = span * 20;
+    this.camera.updateProjectionMatrix();
+    this.controls.update();
+    this.rebuildMarkers();
+    this.renderNow();
+    return performance.now() - started;
+  }
+
+  clearModel(): void {
+    if (!this.model) return;
+    this.scene.remove(this.model);
+    this.model.traverse((o) => {
+      const m = o as { geometry?: { dispose(): void }; material?: { dispose(): void } | { dispose(): void }[] };
+      m.geometry?.dispose();
+      if (Array.isArray(m.material)) m.material.forEach((x) => x.dispose());
+      else m.material?.dispose();
+    });
+    this.model = null;
+    this.setGround(200);
+    this.invalidate();
+  }
+
+  /** Sets every marker (placed ones are drawn). */
+  setMarkers(markers: Marker[]): void {
+    this.markers = markers;
+    this.rebuildMarkers();
+  }
+
+  /** Recolours one marker (a live state change). */
+  setColor(id: number, color: string): void {
+    const m = this.markers.find((x) => x.id === id);
+    if (!m) return;
+    m.color = color;
+    this.rebuildMarkers();
+  }
+
+  private placed(): Marker[] {
+    return this.markers.filter((m) => m.position !== null);
+  }
+
+  private rebuildMarkers(): void {
+    if (this.mesh) {
+      this.scene.remove(this.mesh);
+      this.mesh.geometry.dispose();
+      (this.mesh.material as MeshLambertMaterial).dispose();
+      this.mesh = null;
+    }
+    const placed = this.placed();
+    if (placed.length) {
+      const mesh = new InstancedMesh(new SphereGeometry(1, 16, 12), new MeshLambertMaterial(), placed.length);
+      const mat = new Matrix4();
+      const color = new Color();
+      placed.forEach((m, i) => {
+        const p = m.position!;
+        const s = this.markerSize;
+        mat.makeScale(s, s, s).setPosition(p.x, p.y + s, p.z);
+        mesh.setMatrixAt(i, mat);
+        mesh.setColorAt(i, color.set(m.color));
+      });
+      mesh.instanceMatrix.needsUpdate = true;
+      if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
+      mesh.computeBoundingSphere();
+      this.mesh = mesh;
+      this.scene.add(mesh);
+    }
+    this.invalidate();
+  }
+
+  /** The marker under a screen point, or null. */
+  pickAt(clientX: number, clientY: number): number | null {
+    if (!this.mesh) return null;
+    this.aim(clientX, clientY);
+    const hit = this.ray.intersectObject(this.mesh, false)[0];
+    return hit?.instanceId !== undefined ? (this.placed()[hit.instanceId]?.id ?? null) : null;
+  }
+
+  /** The model's surface under a screen point (or the ground plane y = 0 without a model), or null. */
+  surfaceAt(clientX: number, clientY: number): { x: number; y: number; z: number } | null {
+    this.aim(clientX, clientY);
+    if (this.model) {
+      const hit: Intersection | undefined = this.ray.intersectObject(this.model, true)[0];
+      return hit ? { x: round(hit.point.x), y: round(hit.point.y), z: round(hit.point.z) } : null;
+    }
+    const r = this.ray.ray;
+    if (Math.abs(r.direction.y) < 1e-6) return null;
+    const t = -r.origin.y / r.direction.y;
+    if (t < 0) return null;
+    const p = r.origin.clone().addScaledVector(r.direction, t);
+    return { x: round(p.x), y: 0, z: round(p.z) };
+  }
+
+  /** Where a marker appears on screen (for its label), or null when behind the camera. */
+  screenOf(id: number): { x: number; y: number } | null {
+    const m = this.markers.find((x) => x.id === id);
+    if (!m?.position) return null;
+    const v = new Vector3(m.position.x, m.position.y + this.markerSize * 2.5, m.position.z).project(this.camera);
+    if (v.z > 1) return null;
+    return {
+      x: ((v.x + 1) / 2) * this.host.clientWidth,
+      y: ((1 - v.y) / 2) * this.host.clientHeight,
+    };
+  }
+
+  private aim(clientX: number, clientY: number): void {
+    const r = this.renderer.domElement.getBoundingClientRect();
+    this.ray.setFromCamera(
+      new Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1),
+      this.camera,
+    );
+  }
+
+  private readonly onDown = (e: PointerEvent): void => {
+    this.downAt = { x: e.clientX, y: e.clientY };
+    if (!this.opts.onMove) return;
+    const id = this.pickAt(e.clientX, e.clientY);
+    if (id === null) return;
+    this.dragging = id;
+    this.controls.enabled = false;
+    this.renderer.domElement.setPointerCapture(e.pointerId);
+  };
+
+  private readonly onMoveEvent = (e: PointerEvent): void => {
+    if (this.dragging === null) return;
+    const p = this.surfaceAt(e.clientX, e.clientY);
+    const m = this.markers.find((x) => x.id === this.dragging);
+    if (!p || !m) return;
+    m.position = p;
+    this.rebuildMarkers();
+    this.opts.onMove?.(m.id, p);
+  };
+
+  private readonly onUp = (e: PointerEvent): void => {
+    const was = this.dragging;
+    this.dragging = null;
+    this.controls.enabled = true;
+    const down = this.downAt;
+    this.downAt = null;
+    const click = down && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 5;
+    if (was !== null) this.opts.onPick?.(was);
+    else if (click) this.opts.onPick?.(this.pickAt(e.clientX, e.clientY));
+  };
+
+  /** Asks for a frame (at most one per display frame). */
+  invalidate(): void {
+    if (this.frame || this.spinning) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.renderNow();
+    });
+  }
+
+  /** Listeners called after every frame (labels follow their markers). */
+  readonly afterRender = new Set<() => void>();
+
+  renderNow(): void {
+    this.renderer.render(this.scene, this.camera);
+    for (const l of this.afterRender) l();
+  }
+
+  /** Turns the camera around the model continuously, recording frame times, until `stop()`. */
+  spin(): void {
+    if (this.spinning) return;
+    this.spinning = true;
+    this.controls.autoRotate = true;
+    this.controls.autoRotateSpeed = 6;
+    this.lastFrame = performance.now();
+    const loop = (): void => {
+      if (!this.spinning) return;
+      const now = performance.now();
+      this.frameTimes.push(now - this.lastFrame);
+      this.lastFrame = now;
+      this.controls.update();
+      this.renderNow();
+      requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+  }
+
+  stop(): void {
+    this.spinning = false;
+    this.controls.autoRotate = false;
+  }
+
+  triangles(): number {
+    let n = 0;
+    this.model?.traverse((o) => {
+      const g = (o as { geometry?: { index: { count: number } | null; attributes: { position?: { count: number } } } })
+        .geometry;
+      if (g) n += Math.floor((g.index ? g.index.count : (g.attributes.position?.count ?? 0)) / 3);
+    });
+    return n;
+  }
+
+  dispose(): void {
+    this.stop();
+    cancelAnimationFrame(this.frame);
+    this.resize.disconnect();
+    this.controls.dispose();
+    this.clearModel();
+    if (this.mesh) this.mesh.geometry.dispose();
+    this.renderer.dispose();
+    this.renderer.domElement.remove();
+  }
+}
+
+const round = (v: number): number => Math.round(v * 100) / 100;
