@@ -11,7 +11,7 @@ import { UserInfoPage } from '../features/session/index.ts';
 const featureModules = import.meta.glob<Record<string, unknown>>('../features/*/routes.tsx', { eager: true });
 
 /** Features whose screens sit in the /system group, in menu order. */
-const SYSTEM_FEATURES = ['users', 'roles', 'permissions', 'audit'];
+const SYSTEM_FEATURES = ['users', 'roles', 'permissions', 'audit', 'maps'];
 
 /** The information group (spec §2): shown right after home. */
 const INFORMATION_PATH = '/information';
