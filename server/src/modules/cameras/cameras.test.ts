@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -270,7 +271,11 @@ describe('cameras', () => {
     expect(t.built.cameras.live.processes()).toBe(1);
     // Tampered or expired addresses are refused.
     expect((await t.raw('GET', open.data.url.replace(/sig=[^&]+/, 'sig=AAAA'))).statusCode).toBe(404);
-    expect((await t.raw('GET', open.data.url.replace(/exp=\d+/, 'exp=1000'))).statusCode).toBe(404);
+    const signed = (exp: number) =>
+      crypto.createHmac('sha256', t.ctx.secret).update(`live.${open.data.streamId}.${exp}`).digest('base64url');
+    const at = (exp: number) => open.data.url.replace(/exp=\d+&sig=[^&]+/, `exp=${exp}&sig=${signed(exp)}`);
+    expect((await t.raw('GET', at(Math.floor(Date.now() / 1000) + 30))).statusCode).toBe(200);
+    expect((await t.raw('GET', at(Math.floor(Date.now() / 1000) - 1))).statusCode).toBe(404);
     // Per-user limit (2).
     await post('camera/add', cam({ serialNumber: 'S-2', name: 'Slope 2' }));
     await post('camera/add', cam({ serialNumber: 'S-3', name: 'Slope 3' }));
