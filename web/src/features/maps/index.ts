@@ -4,3 +4,4 @@ export { mapsRoutes } from './routes.tsx';
 export { createMap, baseTileLayers, addMapLayers, featureLayer } from '../../shared/map/base.ts';
 export { useMapConfig, loadMapConfig } from '../../shared/map/config.ts';
 export { crsOf } from '../../shared/map/crs.ts';
+export { upload } from './mapsApi.ts';
