@@ -18,6 +18,16 @@ import {
 } from './common.tsx';
 import { STATE_COLORS, useSiteOverview, useViewSite } from './live.ts';
 import { pictureUrl, savePlacement, viewKeys } from './viewsApi.ts';
+import { placeLabels, type Placed, type Rect } from '../../shared/map/labels.ts';
+
+let measureCtx: CanvasRenderingContext2D | null = null;
+/** A label's width in pixels: its text at 12 px (plus the bold value's extra) and its padding and border. */
+function labelWidth(text: string): number {
+  measureCtx ??= document.createElement('canvas').getContext('2d');
+  if (!measureCtx) return text.length * 7 + 20;
+  measureCtx.font = '600 12px -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+  return Math.ceil(measureCtx.measureText(text).width) + 20;
+}
 
 interface Drag {
   deviceId: number;
@@ -126,6 +136,41 @@ export default function SketchMapPage() {
     [live.devices, drag, local],
   );
 
+  // Labels are laid out in pixels of the stage so that none overlaps another, a pin, the site label or the
+  // "no schematic picture" text (shared/map/labels.ts).
+  const siteRef = useRef<HTMLDivElement | null>(null);
+  const blankRef = useRef<HTMLSpanElement | null>(null);
+  const [size, setSize] = useState<{ w: number; h: number } | null>(null);
+  useEffect(() => {
+    const el = stageRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setSize({ w: el.clientWidth, h: el.clientHeight }));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [o, picture]);
+  const labelAt = useMemo(() => {
+    const out = new Map<number, Placed>();
+    if (!size || !stageRef.current) return out;
+    const stageBox = stageRef.current.getBoundingClientRect();
+    const rectOf = (el: Element | null): Rect | null => {
+      if (!el) return null;
+      const b = el.getBoundingClientRect();
+      return { x: b.left - stageBox.left - 6, y: b.top - stageBox.top - 4, w: b.width + 12, h: b.height + 8 };
+    };
+    const obstacles = [rectOf(siteRef.current), rectOf(blankRef.current)].filter((r): r is Rect => r !== null);
+    const items = markers.map(({ d, at }) => ({
+      id: d.deviceId,
+      x: at.x * size.w,
+      y: at.y * size.h,
+      w: labelWidth(`${d.deviceName} ${mainValue(d)}`),
+      h: 21,
+    }));
+    for (const p of placeLabels(items, size, obstacles)) out.set(p.id as number, p);
+    return out;
+    // mainValue reads the newest values with the markers.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [markers, size]);
+
   return (
     <div className="gs-view-page" data-testid="view-sketch">
       {msgHolder}
@@ -160,44 +205,73 @@ export default function SketchMapPage() {
                   {picture ? (
                     <img src={pictureUrl(picture)} alt={o.name} draggable={false} data-testid="sketch-picture" />
                   ) : (
-                    <div className="gs-sketch-blank">{t('empty.noPictureSketch')}</div>
+                    <div className="gs-sketch-blank">
+                      <span ref={blankRef} className="gs-sketch-blank-text">
+                        {t('empty.noPictureSketch')}
+                      </span>
+                    </div>
                   )}
-                  {markers.map(({ d, at }) => {
-                    const flip = at.x > 0.7;
-                    return (
-                      <Tooltip
-                        key={d.deviceId}
-                        title={
-                          drag ? null : (
+                  <div className="gs-sketch-site" ref={siteRef} data-testid="sketch-site-label">
+                    {o.name}
+                  </div>
+                  {markers.map(({ d, at }) => (
+                    <Tooltip
+                      key={d.deviceId}
+                      title={
+                        drag ? null : (
+                          <div>
                             <div>
-                              <div>
-                                {d.deviceName} · {types.label(d.moduleId)}
-                              </div>
-                              <div>{fmtTime(d.lastReadingAt)}</div>
+                              {d.deviceName} · {types.label(d.moduleId)}
                             </div>
-                          )
-                        }
+                            <div>{fmtTime(d.lastReadingAt)}</div>
+                          </div>
+                        )
+                      }
+                    >
+                      <div
+                        className={`gs-sketch-marker${edit ? ' editable' : ''}${drag?.deviceId === d.deviceId ? ' dragging' : ''}`}
+                        style={{ left: `${at.x * 100}%`, top: `${at.y * 100}%` }}
+                        onPointerDown={(e) => startDrag(d.deviceId, e)}
+                        data-testid={`sketch-marker-${d.deviceId}`}
+                        data-state={d.state}
                       >
-                        <div
-                          className={`gs-sketch-marker${edit ? ' editable' : ''}${drag?.deviceId === d.deviceId ? ' dragging' : ''}`}
-                          style={{
-                            left: `${at.x * 100}%`,
-                            top: `${at.y * 100}%`,
-                            flexDirection: flip ? 'row-reverse' : 'row',
-                            transform: flip ? 'translate(calc(-100% + 8px), -50%)' : 'translate(-8px, -50%)',
-                          }}
-                          onPointerDown={(e) => startDrag(d.deviceId, e)}
-                          data-testid={`sketch-marker-${d.deviceId}`}
-                          data-state={d.state}
-                        >
-                          <span className="gs-sketch-pin" style={{ background: STATE_COLORS[d.state] }} />
-                          <span className="gs-sketch-label" style={{ borderLeftColor: STATE_COLORS[d.state] }}>
-                            {d.deviceName} <b data-testid={`sketch-value-${d.deviceId}`}>{mainValue(d)}</b>
-                          </span>
-                        </div>
-                      </Tooltip>
-                    );
-                  })}
+                        <span className="gs-sketch-pin" style={{ background: STATE_COLORS[d.state] }} />
+                      </div>
+                    </Tooltip>
+                  ))}
+                  {size
+                    ? markers.map(({ d, at }) => {
+                        const l = labelAt.get(d.deviceId);
+                        if (!l) return null;
+                        const px = at.x * size.w;
+                        const py = at.y * size.h;
+                        const lx = Math.min(Math.max(px, l.x), l.x + l.w);
+                        const ly = Math.min(Math.max(py, l.y), l.y + l.h);
+                        return (
+                          <div key={`l${d.deviceId}`}>
+                            {l.displaced ? (
+                              <svg className="gs-sketch-leader" width={size.w} height={size.h}>
+                                <line
+                                  x1={px}
+                                  y1={py}
+                                  x2={lx}
+                                  y2={ly}
+                                  stroke={STATE_COLORS[d.state]}
+                                  strokeWidth={1.5}
+                                />
+                              </svg>
+                            ) : null}
+                            <span
+                              className="gs-sketch-label"
+                              data-testid={`sketch-label-${d.deviceId}`}
+                              style={{ left: l.x, top: l.y, borderLeftColor: STATE_COLORS[d.state] }}
+                            >
+                              {d.deviceName} <b data-testid={`sketch-value-${d.deviceId}`}>{mainValue(d)}</b>
+                            </span>
+                          </div>
+                        );
+                      })
+                    : null}
                 </div>
               </div>
             </Card>
