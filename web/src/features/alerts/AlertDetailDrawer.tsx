@@ -35,6 +35,7 @@ import {
 } from '@geosentry/contract';
 import { EChart, type EChartOption } from '../../shared/charts/EChart.tsx';
 import { UploadField } from '../files/index.ts';
+import { AlertTasks } from '../tasks/index.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
   alertKeys,
@@ -603,6 +604,7 @@ export function AlertDetailDrawer({
             />
             <EvidenceChart alert={a} />
           </Card>
+          <AlertTasks alertId={a.id} />
           <Tabs
             defaultActiveKey="process"
             items={[

@@ -1,0 +1,3 @@
+/** Public surface of this feature: other features and the app shell import it only through this file (lint rule geosentry/feature-boundaries). */
+export { taskRoutes } from './routes.tsx';
+export { AlertTasks } from './AlertTasks.tsx';
