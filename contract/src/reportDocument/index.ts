@@ -77,12 +77,12 @@ export const reportBlockSchema = z.discriminatedUnion('kind', [
     emphasis: z.array(z.number().int()).optional(),
   }),
   z.object({ kind: z.literal('chart'), chart: reportChartSchema }),
-  /** Pictures side by side (image comparison): fileId of a stored file, its date and a note. */
+  /** Pictures side by side (image comparison): the files module's id of a stored picture, its date and a note. */
   z.object({
     kind: z.literal('images'),
     images: z.array(
       z.object({
-        fileId: z.number().int(),
+        fileId: z.string(),
         caption: z.string(),
         takenAt: z.string().nullable(),
         note: z.string().optional(),

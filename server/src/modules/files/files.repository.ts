@@ -1,6 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import type { DataScope } from '../../platform/auth/access.ts';
+import { likePattern } from '../../platform/db/sql.ts';
 
 export interface FileRecord {
   id: string;
@@ -70,6 +71,51 @@ export async function findFiles(db: Db, scope: DataScope, ids: readonly string[]
       .where(visible(scope))
       .execute()
   ).map(present);
+}
+
+/**
+ * The jpg and png pictures stored for a site the scope holds, newest first, a page of them (name filter optional).
+ * A site outside the scope has none.
+ */
+export async function sitePictures(
+  db: Db,
+  scope: DataScope,
+  platformId: number,
+  page: { pageNum: number; pageSize: number; keyword?: string | undefined },
+): Promise<{ total: number; rows: FileRecord[] }> {
+  if (!(await siteInScope(db, scope, platformId))) return { total: 0, rows: [] };
+  const kw = page.keyword?.trim();
+  const base = () => {
+    let q = db.k.selectFrom('files as f').where('f.platform_id', '=', platformId).where('f.ext', 'in', ['jpg', 'png']);
+    if (kw) q = q.where(sql<SqlBool>`lower(f.original_name) like ${likePattern(kw)}`);
+    return q;
+  };
+  const total = Number(
+    (
+      await base()
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  const rows = await base()
+    .select([
+      'f.id',
+      'f.kind',
+      'f.mime',
+      'f.ext',
+      'f.size',
+      'f.original_name',
+      'f.sha256',
+      'f.platform_id',
+      'f.uploaded_by',
+      'f.created_at',
+    ])
+    .orderBy('f.created_at', 'desc')
+    .orderBy('f.id')
+    .limit(page.pageSize)
+    .offset((page.pageNum - 1) * page.pageSize)
+    .execute();
+  return { total, rows: rows.map(present) };
 }
 
 /** Does a file row of this id exist at all (whatever the scope)? */

@@ -87,7 +87,8 @@ async function sendFile(
   await reply.send(stream);
 }
 
-export function registerFiles(app: FastifyInstance, ctx: AppContext): void {
+/** Registers the file routes; answers the service, for the modules app.ts hands it to (reports reading pictures). */
+export function registerFiles(app: FastifyInstance, ctx: AppContext): FilesService {
   const svc = new FilesService(ctx);
   // Multipart parsing is registered for this feature's routes only (an encapsulated plugin).
   app.register(async (scoped) => {
@@ -126,4 +127,5 @@ export function registerFiles(app: FastifyInstance, ctx: AppContext): void {
       }));
     }
   });
+  return svc;
 }

@@ -11,7 +11,7 @@ import { rendererLabels } from './labels.ts';
 import { rowsOf, type StreamingReportDocument, type StreamingTableBlock } from './types.ts';
 
 /** Reads a stored image by its file id (jpeg or png bytes), or null when it is gone or not the caller's. */
-export type ImageReader = (fileId: number) => Promise<Buffer | null>;
+export type ImageReader = (fileId: string) => Promise<Buffer | null>;
 
 const MARGIN = 40;
 const FOOTER = 24;
@@ -302,7 +302,7 @@ function drawChart(
 
 async function drawImages(
   pdf: Pdf,
-  images: readonly { fileId: number; caption: string; takenAt: string | null; note?: string }[],
+  images: readonly { fileId: string; caption: string; takenAt: string | null; note?: string }[],
   timeZone: string,
   width: number,
   regular: string,

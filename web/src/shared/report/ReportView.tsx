@@ -15,7 +15,7 @@ const EChart = lazy(() => import('../charts/EChart.tsx').then((m) => ({ default:
 export const REPORT_TABLE_PAGE = 50;
 
 /** The address of a stored file's picture (the token as a query parameter: an <img> sends no headers). */
-export function reportImageUrl(fileId: number): string {
+export function reportImageUrl(fileId: string): string {
   return `/api/v2/file/getOriginalImage?file_id=${encodeURIComponent(String(fileId))}&token=${encodeURIComponent(getToken() ?? '')}`;
 }
 

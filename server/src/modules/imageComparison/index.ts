@@ -1,0 +1,2 @@
+// What other modules may use of the imageComparison module.
+export { registerImageComparison } from './imageComparison.routes.ts';
