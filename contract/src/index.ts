@@ -34,6 +34,7 @@ export * from './reportDocument/index.ts';
 export * from './vibration/index.ts';
 export * from './reservoir/index.ts';
 export * from './generalReport/index.ts';
+export * from './imageComparison/index.ts';
 export * from './reportJobs/index.ts';
 export * from './maps/index.ts';
 export * from './areas/index.ts';

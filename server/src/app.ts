@@ -37,6 +37,7 @@ import { registerMonitorTypes } from './modules/monitorTypes/monitorTypes.routes
 import { registerPersons } from './modules/persons/persons.routes.ts';
 import { registerExternalFiles } from './modules/externalFiles/externalFiles.routes.ts';
 import { registerFiles } from './modules/files/files.routes.ts';
+import { registerImageComparison } from './modules/imageComparison/index.ts';
 import { registerTemplates } from './modules/templates/templates.routes.ts';
 import { registerComments } from './modules/comments/comments.routes.ts';
 import { registerTsManagement } from './modules/tsManagement/tsManagement.routes.ts';
@@ -323,7 +324,8 @@ export async function buildApp(
   registerMonitorTypes(app, ctx);
   registerPersons(app, ctx);
   registerExternalFiles(app, ctx);
-  registerFiles(app, ctx);
+  const files = registerFiles(app, ctx);
+  registerImageComparison(app, ctx, files);
   registerTemplates(app, ctx);
   registerComments(app, ctx);
   registerTsManagement(app, ctx);
