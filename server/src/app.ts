@@ -221,7 +221,7 @@ export async function buildApp(
       if (type.startsWith('text/html')) {
         reply.header(
           'content-security-policy',
-          "default-src 'self'; img-src 'self' data: blob: https: http:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'self'; object-src 'none'; base-uri 'self'",
+          "default-src 'self'; img-src 'self' data: blob: https: http:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self' ws: wss:; media-src 'self' blob:; worker-src 'self' blob:; frame-ancestors 'self'; object-src 'none'; base-uri 'self'",
         );
       }
     }

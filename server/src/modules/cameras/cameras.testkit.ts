@@ -34,6 +34,8 @@ export class TestRtspServer {
   private readonly conns = new Set<Conn>();
   private readonly sdp = new Map<string, string>();
   private sessions = 0;
+  /** Paths served from another path's publisher (many "cameras" from one encoded stream: the video bench). */
+  private readonly aliases = new Map<string, string>();
   port = 0;
   /** Requests received, as "METHOD path" (tests look at them). */
   readonly requests: string[] = [];
@@ -42,6 +44,11 @@ export class TestRtspServer {
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
     this.port = (this.server.address() as net.AddressInfo).port;
     return this.port;
+  }
+
+  /** Serves `path` from the publisher of `source`. */
+  alias(path: string, source = '/live'): void {
+    this.aliases.set(path, source);
   }
 
   url(path = '/live'): string {
@@ -134,8 +141,9 @@ export class TestRtspServer {
 
   private handle(c: Conn, method: string, url: string, h: Map<string, string>, body: string): void {
     const cseq = h.get('cseq') ?? '0';
-    const p = pathOf(url);
-    this.requests.push(`${method} ${p}`);
+    const asked = pathOf(url);
+    const p = method === 'ANNOUNCE' ? asked : (this.aliases.get(asked) ?? asked);
+    this.requests.push(`${method} ${asked}`);
     const session = () => {
       if (!c.session) c.session = String(++this.sessions).padStart(8, '0');
       return c.session;
@@ -219,11 +227,12 @@ export class TestRtspServer {
  */
 export function publishTestStream(
   url: string,
-  opts: { size?: string; rate?: number; ffmpeg?: string } = {},
+  opts: { size?: string; rate?: number; ffmpeg?: string; clockBits?: boolean } = {},
 ): ChildProcess {
   const rate = opts.rate ?? 25;
-  const text =
-    "drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf:text='%{localtime\\:%H\\\\\\:%M\\\\\\:%S}':x=20:y=20:fontsize=48:fontcolor=white:box=1:boxcolor=black";
+  const text = opts.clockBits
+    ? clockBitsFilter(rate)
+    : "drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf:text='%{localtime\\:%H\\\\\\:%M\\\\\\:%S}':x=20:y=20:fontsize=48:fontcolor=white:box=1:boxcolor=black";
   const p = spawn(
     opts.ffmpeg ?? 'ffmpeg',
     [
@@ -277,4 +286,35 @@ export async function stopProcess(p: ChildProcess): Promise<void> {
     p.kill('SIGTERM');
     setTimeout(() => p.kill('SIGKILL'), 3000).unref();
   });
+}
+
+/** Bits of the wall clock burned into each frame (the video bench reads them back in the browser). */
+export const CLOCK_BITS = 20;
+/** Where bit k is drawn: a white 32x32 square at (8 + 40k, 8) when set, on a black band. */
+export const clockBitAt = (k: number): { x: number; y: number } => ({ x: 8 + 40 * k + 16, y: 8 + 16 });
+
+/**
+ * A filter drawing the capture time (centiseconds of the Unix epoch, modulo 2^20: about 2.9 hours) as 20 squares:
+ * frames get the wall clock as their time (RTCTIME) to draw it, then their normal times back for the encoder.
+ */
+export function clockBitsFilter(rate: number): string {
+  const boxes = Array.from(
+    { length: CLOCK_BITS },
+    (_, k) =>
+      `drawbox=x=${8 + 40 * k}:y=8:w=32:h=32:color=white:t=fill:enable='eq(mod(floor(t*100/pow(2\\,${k}))\\,2)\\,1)'`,
+  );
+  return [
+    'settb=AVTB',
+    'setpts=RTCTIME/(TB*1000000)',
+    'drawbox=x=0:y=0:w=816:h=48:color=black:t=fill',
+    ...boxes,
+    `setpts=N/(${rate}*TB)`,
+  ].join(',');
+}
+
+/** Decodes the centiseconds of the clock bits and answers the latency to `nowMs` (handles the 2^20 wrap). */
+export function clockLatencyMs(bits: number, nowMs: number): number {
+  const span = 2 ** CLOCK_BITS;
+  const now = Math.floor(nowMs / 10) % span;
+  return ((((now - bits) % span) + span) % span) * 10;
 }

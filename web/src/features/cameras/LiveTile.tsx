@@ -37,6 +37,7 @@ export function LiveTile({
     let hls: Hls | null = null;
     let streamId: string | null = null;
     let url = '';
+    let expiresAt = 0;
     let timer: ReturnType<typeof setInterval> | null = null;
     let playing = false;
 
@@ -72,6 +73,17 @@ export function LiveTile({
     const poll = async () => {
       if (!streamId || cancelled) return;
       try {
+        // The address expires: a new one (same stream) a minute before, and the player moves to it.
+        if (Date.now() > expiresAt - 60_000) {
+          const fresh = await openLive(cameraId);
+          if (cancelled) return;
+          streamId = fresh.streamId;
+          url = fresh.url;
+          expiresAt = Date.parse(fresh.expiresAt);
+          hls?.destroy();
+          hls = null;
+          playing = false;
+        }
         const s = await liveStatus(streamId);
         if (cancelled) return;
         setState(s.state);
@@ -99,6 +111,7 @@ export function LiveTile({
         }
         streamId = s.streamId;
         url = s.url;
+        expiresAt = Date.parse(s.expiresAt);
         setState('starting');
         timer ??= setInterval(() => void poll(), 2000);
         void poll();

@@ -1,0 +1,224 @@
+// Video bench (issue 19, "Performance"): sixteen synthetic 720p H.264 cameras (one encoded test stream with the
+// wall clock burned in as bits, served on sixteen RTSP paths by the test RTSP server) watched in the live view by
+// BENCH_VIDEO_BROWSERS headless browsers (default 1: the two-core machine cannot decode 4 x 16 streams of 720p
+// beside the server; set 4 where it can). Measured: the server's CPU per stream (the server process and its ffmpeg
+// remuxers) and the glass-to-glass latency (the burned-in clock read back from each tile's frames in the browser),
+// beside the peer: ffmpeg alone remuxing the same sixteen streams to HLS with the same arguments (no HTTP, no
+// browser). Builds nothing: run `npm run build` first (or BENCH_WEB_DIST=<dir> for a built console elsewhere).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import type { Page } from 'playwright-core';
+import { api, apiLogin, launchBrowser, signedIn, startServer } from '../e2e/harness.ts';
+import {
+  CLOCK_BITS,
+  TestRtspServer,
+  clockBitAt,
+  clockLatencyMs,
+  publishTestStream,
+  stopProcess,
+  waitLive,
+} from '../server/src/modules/cameras/cameras.testkit.ts';
+import { fmt, machine, num, pct, printTable, sleep } from './lib.ts';
+
+const STREAMS = num('BENCH_VIDEO_STREAMS', 16);
+const BROWSERS = num('BENCH_VIDEO_BROWSERS', 1);
+const WINDOW_S = num('BENCH_VIDEO_SECONDS', 30);
+const SIZE = process.env.BENCH_VIDEO_SIZE ?? '1280x720';
+const TICK = 100; // clock ticks per second of /proc/<pid>/stat (Linux USER_HZ)
+
+/** CPU seconds (user + system) a process has used. */
+function cpuSeconds(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICK;
+  } catch {
+    return 0;
+  }
+}
+function children(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return [];
+  }
+}
+/** CPU seconds of processes over a window: each pid's use at the end minus at the start. */
+async function cpuOver(pids: () => number[], seconds: number): Promise<number> {
+  const start = new Map(pids().map((p) => [p, cpuSeconds(p)]));
+  await sleep(seconds * 1000);
+  let used = 0;
+  for (const p of pids()) used += cpuSeconds(p) - (start.get(p) ?? 0);
+  return used;
+}
+
+/** The same remux the server runs (cameras.live.ts), into a folder of its own. */
+function remux(url: string, dir: string): ChildProcess {
+  // prettier-ignore
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-rtsp_transport', 'tcp', '-timeout', '5000000',
+    '-fflags', 'nobuffer', '-i', url, '-map', '0:v:0', '-c', 'copy', '-f', 'hls', '-hls_time', '0.5',
+    '-hls_list_size', '6', '-hls_flags', 'delete_segments+omit_endlist+temp_file',
+    '-hls_segment_filename', path.join(dir, 'seg_%d.ts'), path.join(dir, 'index.m3u8')];
+  return spawn('ffmpeg', args, { stdio: 'ignore' });
+}
+
+/** In the page: reads the clock bits of every tile's frames as they are presented; answers the latencies (ms). */
+async function sampleLatency(page: Page, seconds: number): Promise<number[]> {
+  const bits = Array.from({ length: CLOCK_BITS }, (_, k) => clockBitAt(k));
+  const raw = await page.evaluate(
+    async ({ bits, ms }) => {
+      const out: { bits: number; at: number }[] = [];
+      const canvas = document.createElement('canvas');
+      canvas.width = 816;
+      canvas.height = 48;
+      const g = canvas.getContext('2d', { willReadFrequently: true });
+      const videos = [...document.querySelectorAll<HTMLVideoElement>('[data-testid^="live-tile-"] video')];
+      let running = true;
+      for (const v of videos) {
+        const onFrame = () => {
+          if (!running || !g) return;
+          if (v.videoWidth >= 816) {
+            g.drawImage(v, 0, 0, 816, 48, 0, 0, 816, 48);
+            const d = g.getImageData(0, 0, 816, 48).data;
+            let n = 0;
+            bits.forEach((b, k) => {
+              if ((d[(b.y * 816 + b.x) * 4] ?? 0) > 128) n |= 1 << k;
+            });
+            out.push({ bits: n, at: Date.now() });
+          }
+          v.requestVideoFrameCallback(onFrame);
+        };
+        v.requestVideoFrameCallback(onFrame);
+      }
+      await new Promise((r) => setTimeout(r, ms));
+      running = false;
+      return out;
+    },
+    { bits, ms: seconds * 1000 },
+  );
+  return raw.map((s) => clockLatencyMs(s.bits, s.at));
+}
+
+async function main(): Promise<void> {
+  console.log(`machine: ${machine()}; ${STREAMS} streams of ${SIZE}, ${BROWSERS} browser(s), ${WINDOW_S} s windows`);
+  const rtsp = new TestRtspServer();
+  await rtsp.listen();
+  for (let i = 1; i <= STREAMS; i++) rtsp.alias(`/cam${i}`);
+  const pub = publishTestStream(rtsp.url(), { size: SIZE, clockBits: true });
+  await waitLive(rtsp);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-video-bench-'));
+  try {
+    // The peer: ffmpeg alone, sixteen remuxes.
+    const peers = Array.from({ length: STREAMS }, (_, i) => {
+      const dir = path.join(tmp, `peer${i}`);
+      fs.mkdirSync(dir);
+      return remux(rtsp.url(`/cam${i + 1}`), dir);
+    });
+    await sleep(5000);
+    const peerCpu = await cpuOver(() => peers.flatMap((p) => (p.pid ? [p.pid] : [])), WINDOW_S);
+    await Promise.all(peers.map((p) => stopProcess(p)));
+
+    // Ours: the server, sixteen cameras, the live view in the browsers.
+    const server = await startServer({
+      CAMERA_MAX_STREAMS: String(STREAMS),
+      CAMERA_MAX_STREAMS_PER_USER: String(STREAMS),
+      ...(process.env.BENCH_WEB_DIST ? { WEB_DIST: process.env.BENCH_WEB_DIST } : {}),
+    });
+    const browser = await launchBrowser();
+    try {
+      const token = await apiLogin(server.url);
+      interface RegionNode {
+        code: string;
+        children?: RegionNode[];
+      }
+      let node = (await api<RegionNode[]>(server.url, token, 'GET', '/api/v2/data/information/region/getTree'))[0]!;
+      while (node.children?.length) node = node.children[0]!;
+      const site = (
+        await api<{ platformId: number }>(
+          server.url,
+          token,
+          'POST',
+          '/api/v2/data/information/platform/reservoir/add',
+          {
+            name: 'Bench dam',
+            regionCode: node.code,
+            lon: 103.8,
+            lat: 30.7,
+          },
+        )
+      ).platformId;
+      const group = (
+        await api<{ id: number }>(server.url, token, 'POST', '/api/v2/data/camera/group/add', { name: 'Bench' })
+      ).id;
+      for (let i = 1; i <= STREAMS; i++)
+        await api(server.url, token, 'POST', '/api/v2/data/camera/camera/add', {
+          groupId: group,
+          platformId: site,
+          name: `Cam ${i}`,
+          serialNumber: `BENCH-${i}`,
+          channel: 1,
+          type: 'bullet',
+          vendor: 'onvif',
+          ip: '127.0.0.1',
+          rtspUrl: rtsp.url(`/cam${i}`),
+        });
+      const pages: Page[] = [];
+      for (let b = 0; b < BROWSERS; b++) {
+        const page = await signedIn(browser, server.url, 'en-US');
+        await page.setViewportSize({ width: 1600, height: 1000 });
+        await page.goto(`${server.url}/#/camera/realtimecamera?platformId=${site}`);
+        pages.push(page);
+      }
+      const deadline = Date.now() + 120_000;
+      for (const page of pages)
+        while ((await page.locator('[data-state="playing"]').count()) < STREAMS) {
+          if (Date.now() > deadline) throw new Error('the tiles did not all start playing');
+          await sleep(500);
+        }
+      await sleep(5000);
+      const serverPid = server.proc.pid ?? 0;
+      const [ourCpu, latencies] = await Promise.all([
+        cpuOver(() => [serverPid, ...children(serverPid)], WINDOW_S),
+        Promise.all(pages.map((p) => sampleLatency(p, WINDOW_S))).then((x) => x.flat()),
+      ]);
+      const valid = latencies.filter((l) => l < 60_000);
+      const perStream = (cpu: number) => (cpu / WINDOW_S / STREAMS) * 100;
+      printTable(`Live video, ${STREAMS} x ${SIZE} H.264, ${BROWSERS} browser(s) (${machine()})`, [
+        [
+          'CPU per stream (% of a core)',
+          `${fmt(perStream(ourCpu), 2)} % (server + its ffmpeg, serving ${BROWSERS} viewer(s) each)`,
+          `${fmt(perStream(peerCpu), 2)} % (ffmpeg remux alone)`,
+          `${fmt(ourCpu / Math.max(peerCpu, 1e-9), 2)}x`,
+        ],
+        [
+          'glass-to-glass latency p50',
+          `${fmt(pct(valid, 0.5))} ms`,
+          '-',
+          `target <= 3000 ms (HLS); ${valid.length} frames read`,
+        ],
+        ['glass-to-glass latency p95', `${fmt(pct(valid, 0.95))} ms`, '-', `max ${fmt(Math.max(...valid))} ms`],
+      ]);
+      for (const p of pages) await p.close();
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  } finally {
+    await stopProcess(pub);
+    await rtsp.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
