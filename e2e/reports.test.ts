@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
+import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -38,13 +39,15 @@ interface RegionNode {
 describe('report screens', () => {
   let server: RunningServer;
   let browser: Browser;
+  let token: string;
+  let siteId: number;
 
   beforeAll(async () => {
     server = await startServer(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {});
-    const token = await apiLogin(server.url);
+    token = await apiLogin(server.url);
     let node = (await api<RegionNode[]>(server.url, token, 'GET', '/api/v2/data/information/region/getTree'))[0]!;
     while (node.children?.length) node = node.children[0]!;
-    const siteId = (
+    siteId = (
       await api<{ platformId: number }>(server.url, token, 'POST', '/api/v2/data/information/platform/disaster/add', {
         name: 'Report Slope 7',
         regionCode: node.code,
@@ -163,6 +166,51 @@ describe('report screens', () => {
     const zip = await JSZip.loadAsync(fs.readFileSync(docx));
     expect(await zip.file('word/document.xml')!.async('string')).toContain('建议加密观测');
     for (const f of [xlsx, pdf, docx]) fs.rmSync(f, { force: true });
+    await page.close();
+  }, 300_000);
+
+  it('image comparison of two site pictures, as PDF', async () => {
+    // Two pictures of the site, drawn for the test (a crack that grew).
+    const picture = (label: string, crack: number): Buffer =>
+      new Resvg(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="320"><rect width="480" height="320" fill="#c9b48f"/>` +
+          `<path d="M60 40 L${140 + crack} 160 L${120 + crack} 300" stroke="#3a2a1a" stroke-width="${2 + crack / 10}" fill="none"/>` +
+          `<text x="300" y="290" font-size="28" fill="#222">${label}</text></svg>`,
+      )
+        .render()
+        .asPng();
+    // One session per account: the browser tests before signed the API's token out.
+    token = await apiLogin(server.url);
+    for (const [name, data] of [
+      ['crest-march.png', picture('March', 0)],
+      ['crest-june.png', picture('June', 60)],
+    ] as const) {
+      const form = new FormData();
+      form.append('kind', 'picture');
+      form.append('platformId', String(siteId));
+      form.append('file', new Blob([new Uint8Array(data)], { type: 'image/png' }), name);
+      const r = await fetch(`${server.url}/api/v2/file/upload`, { method: 'POST', headers: { token }, body: form });
+      expect(((await r.json()) as { status: number }).status).toBe(0);
+    }
+    const page = await open('en-US', '/monitor/imageComparison');
+    await expect.poll(() => page.locator('[data-testid="ic-site"]').textContent(), slow).toContain('Report Slope');
+    for (const [which, name] of [
+      ['before', 'crest-march.png'],
+      ['after', 'crest-june.png'],
+    ] as const) {
+      await page.locator(`[data-testid="ic-${which}"]`).click();
+      await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title^="${name}"]`).click();
+    }
+    await page.locator('[data-testid="ic-run"]').click();
+    const view = page.locator('[data-testid="report-view"]');
+    await view.waitFor();
+    await expect.poll(() => view.textContent(), slow).toContain('Image comparison');
+    await expect.poll(() => view.locator('img').count(), slow).toBe(2);
+    await expectNoRawKeys(page);
+    await shot(page, 'image-comparison-en-US-1280');
+    const pdf = await save(page, 'pdf', 'images');
+    expect(pdfText(pdf).replace(/\s+/g, ' ')).toContain('crest-june.png');
+    fs.rmSync(pdf, { force: true });
     await page.close();
   }, 300_000);
 });
