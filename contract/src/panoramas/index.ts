@@ -146,6 +146,15 @@ export const panoramasRoutes = routeTable({
     body: panoramaIdQuery,
     response: z.null(),
   },
+  devices: {
+    method: 'GET',
+    path: `${B}/getDevices`,
+    permission: MANAGE,
+    summary: "The devices of a site in the caller's data scope that hotspots may show, by name",
+    tags,
+    query: z.object({ platformId: zInt() }),
+    response: z.array(z.object({ deviceId: z.number().int(), deviceName: z.string(), moduleId: z.number().int() })),
+  },
   saveHotspots: {
     method: 'POST',
     path: `${B}/saveHotspots`,

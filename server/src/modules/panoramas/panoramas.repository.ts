@@ -249,3 +249,15 @@ export async function replaceHotspots(db: Db, panoramaId: number, spots: readonl
         .execute();
   });
 }
+
+/** The devices of a site (already checked in scope), by name. */
+export async function devicesOf(db: Db, platformId: number) {
+  const rows = await db.k
+    .selectFrom('devices')
+    .select(['id', 'device_name', 'module_id'])
+    .where('platform_id', '=', platformId)
+    .orderBy('device_name')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ deviceId: r.id, deviceName: r.device_name, moduleId: r.module_id }));
+}

@@ -43,6 +43,9 @@ export function registerPanoramas(app: FastifyInstance, ctx: AppContext): void {
     await svc.remove(caller(c), c.body.id);
     return { key: 'deleted' };
   });
+  defineRoute(app, ctx, panoramasRoutes.devices, async (c) => ({
+    data: await svc.devices(caller(c), c.query.platformId),
+  }));
   defineRoute(app, ctx, panoramasRoutes.saveHotspots, async (c) => {
     await svc.saveHotspots(caller(c), c.body.id, c.body.hotspots);
     return { key: 'setOk' };

@@ -109,6 +109,12 @@ export class PanoramasService {
     await this.store.remove(p.fileKey, p.ext);
   }
 
+  async devices(user: SessionUser, platformId: number) {
+    const site = await findSite(this.ctx.db, user.scope, platformId);
+    if (!site) throw new AppError(Status.notFound, 'platformNotFound');
+    return repo.devicesOf(this.ctx.db, site.id);
+  }
+
   async saveHotspots(user: SessionUser, id: number, spots: readonly HotspotInput[]): Promise<void> {
     const p = await repo.panoramaInScope(this.ctx.db, user.scope, id);
     if (!p) throw missing();

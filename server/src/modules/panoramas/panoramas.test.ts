@@ -191,6 +191,13 @@ describe('panoramas with hotspots', () => {
     expect(range.status).toBe(Status.invalid);
     const d = await t.api<PanoramaDetail>('GET', `${V}/getDetail`, { token: user, query: { id: String(own.id) } });
     expect(d.data.spots).toHaveLength(2);
+    const devs = await t.api<{ deviceId: number }[]>('GET', `${V}/getDevices`, {
+      token: user,
+      query: { platformId: String(siteA) },
+    });
+    expect(devs.data.map((x) => x.deviceId)).toEqual([devA]);
+    const fd = await t.api('GET', `${V}/getDevices`, { token: user, query: { platformId: String(siteB) } });
+    expect(fd.status).toBe(Status.notFound);
     const plain = await userToken(t, admin, { account: 'vrPlain', roleCode: 'user', platformIds: [siteA] });
     expect((await t.api('GET', `${V}/getListPage`, { token: plain })).status).toBe(Status.noPermission);
   });

@@ -8,8 +8,9 @@ import { formatTime } from '../../shared/time.ts';
 import { formatValue } from '../../shared/format.ts';
 import { currentLanguage } from '../../shared/i18n.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { deviceColour, fetchRecent, threeDKeys } from './threeDApi.ts';
-import { mainQuantity, quantityLabel, type LivePoint } from './useLiveScene.ts';
+import { fetchRecent, threeDKeys } from './threeDApi.ts';
+import { deviceColour, mainQuantity, quantityLabel } from './deviceLook.ts';
+import type { LivePoint } from './useLiveScene.ts';
 
 /** The picked device: its state, live values and the recent chart of its main quantity (history + live points). */
 export function DevicePanel({ device, live }: { device: ThreeDDevice; live: LivePoint[] }): ReactElement {

@@ -24,7 +24,7 @@ export function SceneView({
   selectedLabel,
   onPick,
   onMove,
-  height = 'calc(100vh - 250px)',
+  height = 'calc(100vh - 300px)',
 }: SceneViewProps): ReactElement {
   const { t } = useTranslation('threeD');
   const host = useRef<HTMLDivElement>(null);

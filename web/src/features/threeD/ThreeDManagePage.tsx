@@ -29,7 +29,8 @@ import {
 import type { ThreeDPlacement } from '@geosentry/contract';
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { SceneView } from './SceneView.tsx';
-import { deleteModel, deviceColour, savePlacements, threeDKeys, uploadModel } from './threeDApi.ts';
+import { deleteModel, savePlacements, threeDKeys, uploadModel } from './threeDApi.ts';
+import { deviceColour } from './deviceLook.ts';
 import { useLiveScene } from './useLiveScene.ts';
 import { useSitePick } from './useSitePick.ts';
 

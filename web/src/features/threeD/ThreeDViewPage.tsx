@@ -7,8 +7,8 @@ import { ALERT_LEVEL_COLOURS, SITE_STATE_COLOURS, type DeviceState } from '@geos
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { SceneView } from './SceneView.tsx';
 import { DevicePanel } from './DevicePanel.tsx';
-import { deviceColour } from './threeDApi.ts';
-import { mainValueText, useLiveScene } from './useLiveScene.ts';
+import { deviceColour, mainValueText } from './deviceLook.ts';
+import { useLiveScene } from './useLiveScene.ts';
 import { useSitePick } from './useSitePick.ts';
 
 const STATES: DeviceState[] = ['normal', 'alert', 'alarm', 'abnormal', 'offline'];

@@ -117,7 +117,7 @@ export class SiteScene {
     const size = box.getSize(new Vector3());
     const centre = box.getCenter(new Vector3());
     const span = Math.max(size.x, size.z, size.y, 1);
-    this.markerSize = span / 120;
+    this.markerSize = span / 80;
     if (this.grid) this.scene.remove(this.grid);
     this.grid = null;
     this.controls.target.copy(centre);
@@ -224,6 +224,33 @@ export class SiteScene {
       x: ((v.x + 1) / 2) * this.host.clientWidth,
       y: ((1 - v.y) / 2) * this.host.clientHeight,
     };
+  }
+
+  /** Where a marker's centre appears in the box (px), or null. */
+  markerScreen(id: number): { x: number; y: number } | null {
+    const m = this.markers.find((x) => x.id === id);
+    if (!m?.position) return null;
+    const v = new Vector3(m.position.x, m.position.y + this.markerSize, m.position.z).project(this.camera);
+    if (v.z > 1) return null;
+    return { x: ((v.x + 1) / 2) * this.host.clientWidth, y: ((1 - v.y) / 2) * this.host.clientHeight };
+  }
+
+  /** The colour drawn at a point of the box (a fresh frame is drawn and read in the same task): [r, g, b]. */
+  pixelAt(x: number, y: number): [number, number, number] {
+    this.renderNow();
+    const gl = this.renderer.getContext();
+    const dpr = this.renderer.getPixelRatio();
+    const px = new Uint8Array(4);
+    gl.readPixels(
+      Math.round(x * dpr),
+      Math.round((this.host.clientHeight - y) * dpr),
+      1,
+      1,
+      gl.RGBA,
+      gl.UNSIGNED_BYTE,
+      px,
+    );
+    return [px[0]!, px[1]!, px[2]!];
   }
 
   private aim(clientX: number, clientY: number): void {

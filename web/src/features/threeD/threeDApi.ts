@@ -1,14 +1,4 @@
-import {
-  ALERT_LEVEL_COLOURS,
-  SITE_STATE_COLOURS,
-  statusKind,
-  threeDRoutes,
-  type AlertLevel,
-  type DeviceState,
-  type Envelope,
-  type ThreeDModel,
-  type ThreeDPlacement,
-} from '@geosentry/contract';
+import { statusKind, threeDRoutes, type Envelope, type ThreeDModel, type ThreeDPlacement } from '@geosentry/contract';
 import { ApiError, apiEvents, call } from '../../shared/api.ts';
 import { change, picker } from '../../shared/query.ts';
 import i18n, { currentLanguage } from '../../shared/i18n.ts';
@@ -81,10 +71,3 @@ export function uploadForm<T>(
 
 export const uploadModel = (platformId: number, file: File, onProgress?: (p: number) => void) =>
   uploadForm<ThreeDModel>(threeDRoutes.uploadModel.path, { platformId: String(platformId) }, file, onProgress);
-
-/** A device's colour: its open alert's level colour when in alert or alarm, else its state's colour. */
-export function deviceColour(state: DeviceState, alertLevel: number | null): string {
-  if ((state === 'alert' || state === 'alarm') && alertLevel && alertLevel >= 1 && alertLevel <= 4)
-    return ALERT_LEVEL_COLOURS[alertLevel as AlertLevel].hex;
-  return SITE_STATE_COLOURS[state];
-}

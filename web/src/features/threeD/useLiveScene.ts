@@ -1,10 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { quantitiesOf, type ThreeDDevice, type ThreeDScene } from '@geosentry/contract';
+import type { ThreeDDevice, ThreeDScene } from '@geosentry/contract';
 import { useSiteReadings, type SiteEvent } from '../../shared/socket.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { currentLanguage } from '../../shared/i18n.ts';
-import { formatValue } from '../../shared/format.ts';
 import { fetchScene, threeDKeys } from './threeDApi.ts';
 
 /** A live reading of one device, kept for its chart. */
@@ -52,24 +50,4 @@ export function useLiveScene(platformId: number | undefined) {
   const socket = useSiteReadings(platformId !== undefined ? [platformId] : null, onEvent);
   const scene: ThreeDScene | undefined = q.data ? { ...q.data, devices } : undefined;
   return { query: q, scene, devices, live, socket };
-}
-
-/** The quantity a device is shown by: its type's first quantity with a value (battery and voltage last). */
-export function mainQuantity(moduleId: number, values: Record<string, number>): string | undefined {
-  const qs = quantitiesOf(moduleId).filter((x) => x.key !== 'battery' && x.key !== 'voltage');
-  return (qs.find((x) => values[x.key] !== undefined) ?? qs[0])?.key;
-}
-
-/** A quantity's label and unit in the current language. */
-export function quantityLabel(moduleId: number, key: string): { label: string; unit: string } {
-  const q = quantitiesOf(moduleId).find((x) => x.key === key);
-  return { label: q ? q.label[currentLanguage()] : key, unit: q?.unit ?? '' };
-}
-
-/** "12.5 mm" for a device's main quantity, or '-' without a value. */
-export function mainValueText(moduleId: number, values: Record<string, number>): string {
-  const key = mainQuantity(moduleId, values);
-  if (!key || values[key] === undefined) return '-';
-  const { unit } = quantityLabel(moduleId, key);
-  return `${formatValue(values[key])}${unit ? ` ${unit}` : ''}`;
 }

@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { terrainGlb, panoramaPng } from '../server/src/modules/threeD/threeD.testkit.ts';
+import {
+  api,
+  apiLogin,
+  expectNoRawKeys,
+  ingest,
+  launchBrowser,
+  loginAs,
+  newPage,
+  resumeSession,
+  shot,
+  startServer,
+  subscribed,
+  type Envelope,
+  type RunningServer,
+  type Terminal,
+} from './harness.ts';
+
+/**
+ * The 3D view and panoramas in a real browser (issue 21 items 6, 7): a generated GLB is uploaded and a device
+ * placed on it through the API; the 3D view draws the device's marker grey (offline), and green once a reading
+ * arrives, live; a click on it shows its value. A panorama with a hotspot bound to the device shows the live
+ * value. The 3D route and icon are absent for a user without threeDimensional:show and for a bridge deployment.
+ * Screenshots (en, zh, ko at 1280 px): test-results/screenshots/threeD-*.png.
+ */
+
+const PASSWORD = 'ThreeD-e2e-2026-pass';
+type Node = { code: string; children?: Node[] };
+
+async function upload<T>(
+  url: string,
+  token: string,
+  route: string,
+  fields: Record<string, string>,
+  name: string,
+  data: Buffer,
+) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob([new Uint8Array(data)]), name);
+  const r = await fetch(`${url}${route}`, { method: 'POST', headers: { token }, body: form });
+  const env = (await r.json()) as Envelope<T>;
+  if (env.status !== 0) throw new Error(`${route}: ${env.info}`);
+  return env.data;
+}
+
+describe('3D view and panoramas', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let admin: string;
+  let siteId: number;
+  let deviceId: number;
+  let panoId: number;
+  let term: Terminal;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    admin = await apiLogin(server.url);
+    let node = (await api<Node[]>(server.url, admin, 'GET', '/api/v2/data/information/region/getTree'))[0]!;
+    while (node.children?.length) node = node.children[0]!;
+    siteId = (
+      await api<{ platformId: number }>(server.url, admin, 'POST', '/api/v2/data/information/platform/reservoir/add', {
+        name: 'Shuikou Dam',
+        regionCode: node.code,
+        lon: 119.2,
+        lat: 26.1,
+      })
+    ).platformId;
+    term = await api<Terminal>(server.url, admin, 'POST', '/api/v2/data/information/terminal/add', {
+      platformId: siteId,
+      name: 'Dam RTU',
+      serial: 'DAM-RTU-3D',
+      protocolType: 'HTTP',
+    });
+    deviceId = (
+      await api<{ deviceId: number }>(server.url, admin, 'POST', '/api/v2/data/information/device/common/add', {
+        deviceName: 'Crest displacement D1',
+        number: 'DAM-D1',
+        moduleId: 5,
+        platformId: siteId,
+        terminalId: term.terminalId,
+        ip: '10.0.5.10',
+        port: 502,
+      })
+    ).deviceId;
+    await upload(
+      server.url,
+      admin,
+      '/api/v2/data/threeD/uploadModel',
+      { platformId: String(siteId) },
+      'dam.glb',
+      terrainGlb(60),
+    );
+    await api(server.url, admin, 'POST', '/api/v2/data/threeD/savePlacements', {
+      platformId: siteId,
+      placements: JSON.stringify([{ deviceId, x: 0, y: 8, z: 0 }]),
+    });
+    panoId = (
+      await upload<{ id: number }>(
+        server.url,
+        admin,
+        '/api/v2/data/vr/upload',
+        { platformId: String(siteId), name: 'Dam crest' },
+        'crest.png',
+        panoramaPng(1024),
+      )
+    ).id;
+    await api(server.url, admin, 'POST', '/api/v2/data/vr/saveHotspots', {
+      id: panoId,
+      hotspots: JSON.stringify([{ kind: 'device', yaw: 10, pitch: -5, deviceId }]),
+    });
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** The colour drawn at the device's marker: [r, g, b]. */
+  const markerColour = (page: Page) =>
+    page.evaluate<[number, number, number] | null>(`(() => {
+      const s = window.__gsThreeD;
+      const at = s && s.markerScreen(${deviceId});
+      return at ? s.pixelAt(at.x, at.y) : null;
+    })()`);
+
+  it('draws the device on the model, coloured by its live state, and shows its value on a click', async () => {
+    const page = await newPage(browser, 'en-US');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await resumeSession(page, server.url);
+    await expect.poll(() => page.locator('[data-testid="three-d-link"]').count()).toBe(1);
+    await page.locator('[data-testid="three-d-link"]').click();
+    await page.waitForURL(/#\/dimensional\/3D/);
+    const scene = page.locator('[data-testid="three-d-scene"]');
+    await expect.poll(() => scene.getAttribute('data-triangles'), { timeout: 60_000 }).toBe('7200');
+    await subscribed(page, siteId);
+    // Offline before any reading: grey.
+    await expect
+      .poll(() => markerColour(page))
+      .toSatisfy((c) => c !== null && Math.abs(c[0] - c[1]) < 12 && Math.abs(c[1] - c[2]) < 12);
+    await ingest(server.url, term, 'DAM-D1', [{ ts: Date.now(), values: { deformation: 12.5 } }]);
+    // Normal once it reports: green, without a reload.
+    await expect
+      .poll(() => markerColour(page), { timeout: 30_000 })
+      .toSatisfy((c) => c !== null && c[1] > c[0] + 30 && c[1] > c[2] + 30);
+    const at = (await page.evaluate<{ x: number; y: number }>(`window.__gsThreeD.markerScreen(${deviceId})`))!;
+    const box = (await scene.boundingBox())!;
+    await page.mouse.click(box.x + at.x, box.y + at.y);
+    const panel = page.locator('[data-testid="three-d-device-panel"]');
+    await expect.poll(() => panel.textContent()).toContain('12.5 mm');
+    await expect.poll(() => page.locator('[data-testid="three-d-chart"]').count()).toBe(1);
+    await expectNoRawKeys(page);
+    await shot(page, 'threeD-view-en');
+
+    // The panorama: the hotspot shows the live value in the state's colour; a newer reading replaces it.
+    await page.goto(`${server.url}/#/vr?platformId=${siteId}&id=${panoId}`);
+    const spot = page.locator('[data-testid="pano-device"]');
+    await expect.poll(() => spot.textContent(), { timeout: 60_000 }).toContain('12.5 mm');
+    await subscribed(page, siteId);
+    await ingest(server.url, term, 'DAM-D1', [{ ts: Date.now(), values: { deformation: 13.75 } }]);
+    await expect.poll(() => spot.textContent(), { timeout: 30_000 }).toContain('13.75 mm');
+    expect(await spot.getAttribute('data-state')).toBe('normal');
+    await shot(page, 'threeD-panorama-en');
+    await page.goto(`${server.url}/#/vrManage`);
+    await expect
+      .poll(() => page.locator('[data-testid="pano-table"] tbody tr.ant-table-row').first().textContent())
+      .toContain('Dam crest');
+    await shot(page, 'threeD-panorama-manage-en');
+    await page.goto(`${server.url}/#/dimensional/3DManage?platformId=${siteId}`);
+    await expect.poll(() => page.locator('[data-testid="three-d-model-info"]').textContent()).toContain('7,200');
+    await shot(page, 'threeD-manage-en');
+
+    for (const lang of ['zh-CN', 'ko-KR']) {
+      const p = await newPage(browser, lang);
+      await p.setViewportSize({ width: 1280, height: 800 });
+      await resumeSession(p, server.url);
+      await p.goto(`${server.url}/#/dimensional/3D?platformId=${siteId}`);
+      await expect
+        .poll(() => p.locator('[data-testid="three-d-scene"]').getAttribute('data-triangles'), { timeout: 60_000 })
+        .toBe('7200');
+      await expectNoRawKeys(p);
+      await shot(p, `threeD-view-${lang.slice(0, 2)}`);
+      await p.goto(`${server.url}/#/vr?platformId=${siteId}&id=${panoId}`);
+      await expect
+        .poll(() => p.locator('[data-testid="pano-device"]').textContent(), { timeout: 60_000 })
+        .toContain('13.75');
+      await shot(p, `threeD-panorama-${lang.slice(0, 2)}`);
+      await p.close();
+    }
+    await page.close();
+  }, 300_000);
+
+  it('has no 3D route or icon without threeDimensional:show, nor for a bridge deployment', async () => {
+    // The browser's login ended the script's session.
+    admin = await apiLogin(server.url);
+    const role = await api<{ id: number }>(server.url, admin, 'POST', '/api/v2/manage/role/add', {
+      name: 'No 3D',
+      code: 'no3d',
+    });
+    type Perm = { id: number; code: string; children?: Perm[] };
+    const flat = (await api<Perm[]>(server.url, admin, 'GET', '/api/v2/manage/permission/getTree')).flatMap((p) => [
+      p,
+      ...(p.children ?? []),
+    ]);
+    await api(server.url, admin, 'POST', '/api/v2/manage/role/setPermissions', {
+      roleId: role.id,
+      permissionIds: flat
+        .filter((p) => p.code === 'index' || p.code === 'monitor' || p.code === 'monitor:realtime')
+        .map((p) => p.id),
+    });
+    await api(server.url, admin, 'POST', '/api/v2/manage/user/add', {
+      account: 'no3d',
+      password: PASSWORD,
+      name: 'No 3D',
+      roleId: role.id,
+      scopeAll: true,
+    });
+    const page = await newPage(browser, 'en-US');
+    await loginAs(page, server.url, 'no3d', PASSWORD);
+    await expect.poll(() => page.locator('[data-testid="project-title"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="three-d-link"]').count()).toBe(0);
+    await page.goto(`${server.url}/#/dimensional/3D`);
+    await page.waitForURL(/#\/404/);
+    await page.close();
+
+    // The admin on a bridge deployment (the platform type the login stored).
+    const bridge = await newPage(browser, 'en-US');
+    await resumeSession(bridge, server.url);
+    await expect.poll(() => bridge.locator('[data-testid="three-d-link"]').count()).toBe(1);
+    await bridge.evaluate(`localStorage.setItem('platformType', 'bridge')`);
+    await bridge.goto(`${server.url}/#/home`);
+    await bridge.reload();
+    await expect.poll(() => bridge.locator('[data-testid="project-title"]').count()).toBe(1);
+    expect(await bridge.locator('[data-testid="three-d-link"]').count()).toBe(0);
+    await bridge.goto(`${server.url}/#/dimensional/3D`);
+    await bridge.waitForURL(/#\/404/);
+    await bridge.close();
+  }, 180_000);
+});

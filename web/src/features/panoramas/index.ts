@@ -1,0 +1,2 @@
+/** Public surface of this feature: other features and the app shell import it only through this file (lint rule geosentry/feature-boundaries). */
+export { vrRoutes } from './routes.tsx';
