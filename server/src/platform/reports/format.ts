@@ -57,7 +57,8 @@ export function cellText(v: ReportCellValue, col: ReportColumn | undefined, time
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) return '';
     // Pads to the column's decimals; a reading recorded with more decimals is shown as recorded, never rounded.
-    const text = String(v);
+    // Binary noise (8.120000000000001) is not a decimal anyone recorded: 12 significant digits at most.
+    const text = String(Number(v.toPrecision(12)));
     if (col?.decimals === undefined || text.includes('e')) return text;
     const dot = text.indexOf('.');
     const have = dot < 0 ? 0 : text.length - dot - 1;

@@ -190,12 +190,18 @@ async function drawTable(
   const headerTexts = cols.map((c) => (c.kind === 'time' ? `${columnTitle(c)} (${timeZone})` : columnTitle(c)));
   const emphasis = new Set(block.emphasis ?? []);
   pdf.fontSize(TABLE_FONT);
+  // Cells of plain ASCII (numbers, times, codes) are set in the PDF's built-in Helvetica: laying out each distinct
+  // string in the embedded CJK font was most of a large table's time. Other text keeps the CJK font.
+  const ascii = /^[\x20-\x7e]*$/;
+  const fontOf = (t: string, font: string): string =>
+    ascii.test(t) ? (font === bold ? 'Helvetica-Bold' : 'Helvetica') : font;
   const rowHeight = (texts: string[], font: string): number => {
     pdf.font(font).fontSize(TABLE_FONT);
     const line = pdf.currentLineHeight(true);
     let h = 0;
     texts.forEach((t, i) => {
       if (!t) return;
+      pdf.font(fontOf(t, font));
       const inner = widths[i]! - 2 * CELL_PAD;
       // One line fits (most cells): no need to lay the text out to know its height.
       h = Math.max(h, pdf.widthOfString(t) <= inner ? line : pdf.heightOfString(t, { width: inner }));
@@ -206,10 +212,11 @@ async function drawTable(
     const y = pdf.y;
     if (fill) pdf.rect(MARGIN, y, width, h).fill(fill);
     let x = MARGIN;
-    pdf.font(font).fontSize(TABLE_FONT).fillColor('#111111');
+    pdf.fontSize(TABLE_FONT).fillColor('#111111');
     texts.forEach((t, i) => {
       const c = cols[i];
       const inner = widths[i]! - 2 * CELL_PAD;
+      pdf.font(fontOf(t, font));
       const w = t ? pdf.widthOfString(t) : 0;
       // A cell on one line is placed directly (no line wrapper: a table of 36,000 rows draws in half the time).
       if (w <= inner) {
