@@ -168,6 +168,10 @@ describe('3D view and panoramas', () => {
       .poll(() => page.locator('[data-testid="pano-table"] tbody tr.ant-table-row').first().textContent())
       .toContain('Dam crest');
     await shot(page, 'threeD-panorama-manage-en');
+    await page.locator('[data-testid="pano-hotspots"]').first().click();
+    await expect.poll(() => page.locator('[data-testid="pano-hotspot-row"]').count()).toBe(1);
+    await shot(page, 'threeD-hotspots-en');
+    await page.keyboard.press('Escape');
     await page.goto(`${server.url}/#/dimensional/3DManage?platformId=${siteId}`);
     await expect.poll(() => page.locator('[data-testid="three-d-model-info"]').textContent()).toContain('7,200');
     await shot(page, 'threeD-manage-en');
@@ -225,12 +229,17 @@ describe('3D view and panoramas', () => {
     await page.waitForURL(/#\/404/);
     await page.close();
 
-    // The admin on a bridge deployment (the platform type the login stored).
+    // The admin on a bridge deployment: the server's user info says the platform type (PLATFORM_TYPE=bridge).
     const bridge = await newPage(browser, 'en-US');
     await resumeSession(bridge, server.url);
     await expect.poll(() => bridge.locator('[data-testid="three-d-link"]').count()).toBe(1);
+    await bridge.route('**/api/v2/manage/user/getUserInfo', async (route) => {
+      const res = await route.fetch();
+      const env = (await res.json()) as Envelope<{ platformType: string }>;
+      env.data.platformType = 'bridge';
+      await route.fulfill({ response: res, json: env });
+    });
     await bridge.evaluate(`localStorage.setItem('platformType', 'bridge')`);
-    await bridge.goto(`${server.url}/#/home`);
     await bridge.reload();
     await expect.poll(() => bridge.locator('[data-testid="project-title"]').count()).toBe(1);
     expect(await bridge.locator('[data-testid="three-d-link"]').count()).toBe(0);

@@ -53,8 +53,10 @@ export default function PanoramaManagePage(): ReactElement {
     {
       key: 'size',
       title: t('fields.size'),
-      width: 160,
-      render: (_v, r) => `${r.width} × ${r.height} · ${(r.size / 1024 / 1024).toFixed(1)} MB`,
+      width: 170,
+      optional: true,
+      render: (_v, r) =>
+        `${r.width} × ${r.height} · ${r.size < 1024 * 1024 ? `${Math.ceil(r.size / 1024)} KB` : `${(r.size / 1024 / 1024).toFixed(1)} MB`}`,
     },
     { key: 'hotspots', title: t('fields.hotspots'), dataIndex: 'hotspots', width: 100 },
     {
@@ -68,7 +70,7 @@ export default function PanoramaManagePage(): ReactElement {
     {
       key: 'actions',
       title: t('fields.actions'),
-      width: 280,
+      width: 330,
       fixed: 'right',
       render: (_v, r) => (
         <Flex wrap={false}>
