@@ -42,7 +42,7 @@ export const taskRoutes = routeTable({
     path: `${B}/getListPage`,
     permission: ANY,
     summary:
-      'Tasks the caller may see (of the sites in his data scope, plus those he is responsible for, published or reviews), paged (default 10); view received|assigned|review|all; filters status (or all), priority, platformId, assigneeId, alertId, startDate/endDate (planned period overlaps), keyword; sortField endTime|startTime|priority|status|completionRate|name|platformName|createdAt (default nearest end first). deviationRate = reported completion rate minus the share of the planned period passed (percentage points); remainingDays = ceil((endTime - now) / 1 day), null when completed',
+      'Tasks the caller may see (of the sites in his data scope, plus those he is responsible for, published or reviews), paged (default 10); view received|assigned|review|all; filters status (or all), priority, platformId, assigneeId, alertId, startDate/endDate (planned end time in the period), keyword; sortField endTime|startTime|priority|status|completionRate|name|platformName|createdAt (default nearest end first). deviationRate = reported completion rate minus the share of the planned period passed (percentage points); remainingDays = ceil((endTime - now) / 1 day), null when completed',
     tags,
     query: taskPageQuery,
     response: zPage(taskSchema),

@@ -93,8 +93,8 @@ export const taskPageQuery = pageQuery(10).extend({
   platformId: optId('Tasks of this site'),
   assigneeId: optId('Tasks of this responsible person'),
   alertId: optId('Tasks made from this alert'),
-  startDate: optDate('Period: tasks whose planned period ends on or after this day'),
-  endDate: optDate('Period: tasks whose planned period starts on or before this day'),
+  startDate: optDate('Period: tasks whose planned end time is on or after this day'),
+  endDate: optDate('Period: tasks whose planned end time is on or before this day'),
   keyword: zOptText(100),
 });
 export const taskProgressQuery = pageQuery(20).extend({

@@ -10,7 +10,7 @@ import type {
 } from '@geosentry/contract';
 import type { DataScope } from '../../platform/auth/access.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { ids, isDbId, iso, isoOrNull, json, likePattern, orderBy, type Exec } from '../../platform/db/sql.ts';
+import { ids, isDbId, iso, isoOrNull, json, likePattern, type Exec } from '../../platform/db/sql.ts';
 
 /**
  * SQL of tasks (tables of migration 0021; raw SQL like the report jobs). Every read takes the caller: a task is
@@ -126,7 +126,7 @@ export interface TaskFilter {
   keyword?: string | undefined;
 }
 
-const PRIORITY_ORDER = sql`array_position(array['importantUrgent','importantNotUrgent','commonUrgent','commonNotUrgent']::text[], t.priority)`;
+const PRIORITY_ORDER = sql`t.priority_rank`;
 const STATUS_ORDER = sql`array_position(array['notStarted','ongoing','toBeReviewed','completed']::text[], t.status)`;
 const SORTABLE: Record<string, string> = {
   endTime: 't.end_time',
@@ -147,13 +147,10 @@ function where(v: Viewer, f: TaskFilter): RawBuilder<boolean> {
   if (f.platformId !== undefined) c.push(sql`t.platform_id = ${isDbId(f.platformId) ? f.platformId : 0}`);
   if (f.assigneeId !== undefined) c.push(sql`t.assignee_id = ${isDbId(f.assigneeId) ? f.assigneeId : 0}`);
   if (f.alertId !== undefined) c.push(sql`t.alert_id = ${isDbId(f.alertId) ? f.alertId : 0}`);
+  // The period: tasks whose planned end falls in it (a range of the end time, read from its indexes).
   if (f.startDate) c.push(sql`t.end_time >= ${f.startDate}::date`);
-  if (f.endDate) c.push(sql`t.start_time < ${f.endDate}::date + 1`);
-  if (f.keyword) {
-    const k = likePattern(f.keyword);
-    c.push(sql`(lower(t.name) like ${k} or lower(t.project) like ${k} or lower(t.construction_point) like ${k}
-      or lower(coalesce(t.area, '')) like ${k})`);
-  }
+  if (f.endDate) c.push(sql`t.end_time < ${f.endDate}::date + 1`);
+  if (f.keyword) c.push(sql`t.search_text like ${likePattern(f.keyword)}`);
   return sql<boolean>`${sql.join(c, sql` and `)}`;
 }
 
@@ -163,23 +160,21 @@ export async function listTasks(
   f: TaskFilter & { pageNum: number; pageSize: number; sortField?: string | undefined; sortOrder?: string | undefined },
 ): Promise<{ list: TaskRow[]; total: number }> {
   const dir = f.sortOrder === 'descend' ? sql`desc` : sql`asc`;
+  // Every sortable column is not null: a plain direction (no NULLS LAST), so the page is read from an index.
+  const col = SORTABLE[f.sortField ?? ''];
   const order =
     f.sortField === 'priority'
-      ? sql`${PRIORITY_ORDER} ${dir}, t.end_time asc`
+      ? sql`${PRIORITY_ORDER} ${dir}, t.end_time ${dir}`
       : f.sortField === 'status'
-        ? sql`${STATUS_ORDER} ${dir}, t.end_time asc`
-        : SORTABLE[f.sortField ?? '']
-          ? orderBy(SORTABLE[f.sortField!]!, f.sortOrder)
-          : sql`t.end_time asc`;
+        ? sql`${STATUS_ORDER} ${dir}, t.end_time ${dir}`
+        : col
+          ? sql`${sql.raw(col)} ${dir}`
+          : sql`t.end_time ${dir}`;
   const w = where(v, f);
-  const needsSite = f.keyword !== undefined;
   const [rows, total] = await Promise.all([
     sql`select ${SELECT} ${FROM} where ${w} order by ${order}, t.id ${dir}
       limit ${f.pageSize} offset ${(f.pageNum - 1) * f.pageSize}`.execute(db.k),
-    sql<{
-      n: string | number;
-    }>`select count(*) as n from tasks t ${needsSite ? sql`join platforms p on p.id = t.platform_id` : sql``}
-      where ${w}`.execute(db.k),
+    sql<{ n: string | number }>`select count(*) as n from tasks t where ${w}`.execute(db.k),
   ]);
   return { list: rows.rows.map(present), total: Number(total.rows[0]!.n) };
 }

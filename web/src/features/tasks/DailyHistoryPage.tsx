@@ -17,13 +17,15 @@ import { fetchProgress, taskKeys, taskPaths, type TaskProgressParams } from './t
 import { Files } from './TaskDetailPage.tsx';
 
 const DAY = 'YYYY-MM-DD';
+const daysAgo = (n: number): string => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 /** Daily history: every day's progress entries (text, photos, position) of the tasks one may see. */
 export default function DailyHistoryPage() {
   const { t } = useTranslation('tasks');
   const navigate = useNavigate();
   const { sites } = useSiteOptions();
-  const table = useServerTable<TaskProgressParams>({ pageNum: 1, pageSize: 20 }, [], {
+  // The last 30 days unless the address says otherwise (a day's history is read recent first).
+  const table = useServerTable<TaskProgressParams>({ pageNum: 1, pageSize: 20, startDate: daysAgo(30) }, [], {
     filters: { platformId: 'number', startDate: 'string', endDate: 'string' },
   });
   const { params, setFilter } = table;
