@@ -252,15 +252,7 @@ export class CameraSnapshots {
     const seen = repo.visible(this.ctx.db, user).select('c.id');
     return cam(this.ctx.db)
       .selectFrom('camera_tasks as t')
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom(sql<{ id: number }>`unnest(t.camera_ids)`.as('u'))
-              .select('u.id')
-              .where('u.id', 'not in', seen),
-          ),
-        ),
-      );
+      .where(sql<SqlBool>`not exists (select 1 from unnest(t.camera_ids) as u(id) where u.id not in (${seen}))`);
   }
 
   async tasks(

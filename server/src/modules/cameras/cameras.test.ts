@@ -291,6 +291,12 @@ describe('cameras', () => {
     );
     expect(third.status).toBe(Status.invalid);
     expect(third.info).toBe('The camera concurrency limit (2) is reached, please close a video first');
+    // The limits hold under 90 parallel requests for the three cameras: no third stream.
+    const burst = await Promise.all(
+      Array.from({ length: 90 }, (_, i) => post<LiveStream>('live/open', { cameraId: ids[i % 3] }, scoped)),
+    );
+    expect(new Set(burst.filter((b) => b.status === 0).map((b) => b.data.streamId)).size).toBe(2);
+    expect(t.built.cameras.live.processes()).toBe(2);
     await post('live/close', { streamId: second.data.streamId }, scoped);
     // A closed viewer's address stops working; the stream stops when nobody watches; nothing is left over.
     await post('live/close', { streamId: open.data.streamId }, scoped);
@@ -380,6 +386,14 @@ describe('cameras', () => {
       scoped,
     );
     expect(task.status).toBe(0);
+    const tasks = await get<Page<{ name: string; cameraNames: string[] }>>('task/getListPage', {}, scoped);
+    expect(tasks.data.list.map((x) => [x.name, x.cameraNames])).toEqual([['Morning record', ['Slope crest east']]]);
+    const outsiderTasks = await get<Page<unknown>>(
+      'task/getListPage',
+      {},
+      await userToken(t, admin, { account: 'damTasks', roleCode: 'camOps', platformIds: [dam] }),
+    );
+    expect(outsiderTasks.data.total).toBe(0);
     expect(
       (await post('task/add', { name: 'Bad', cameraIds: [cameraId], times: '25:00', retentionDays: 30 }, scoped))
         .status,

@@ -27,7 +27,7 @@ function toData(
   return nodes.map((n) => ({
     key: groupKey(n.id),
     title: (
-      <span data-testid={`group-${n.id}`}>
+      <span data-testid={`group-${n.id}`} style={{ whiteSpace: 'nowrap' }}>
         {n.name} <Badge count={countOf(n)} size="small" color="#8c8c8c" showZero={false} />
       </span>
     ),

@@ -101,7 +101,7 @@ export default function LivePage() {
         }
       />
       <Flex gap={16} align="flex-start">
-        <Flex vertical gap={12} style={{ width: 260, flex: 'none' }}>
+        <Flex vertical gap={12} style={{ width: 280, flex: 'none' }}>
           <Card size="small" title={t('live.pick')}>
             <Flex vertical gap={8}>
               <SiteFilter
