@@ -30,8 +30,6 @@ export const reportJobSchema = jobSchema.extend({
   platformName: z.string().nullable(),
   /** The name the file is saved under. */
   fileName: z.string().nullable(),
-  /** The schedule that made it, when it was a scheduled run. */
-  scheduleId: z.number().int().nullable(),
 });
 export type ReportJob = z.output<typeof reportJobSchema>;
 

@@ -53,7 +53,6 @@ export interface ReportJobRow extends JobRow {
   platform_id: number;
   platform_name: string | null;
   file_name: string | null;
-  schedule_id: number | null;
 }
 
 const JOB_SORT: Record<string, string> = {
@@ -63,7 +62,7 @@ const JOB_SORT: Record<string, string> = {
   platformName: 'p.name',
 };
 
-/** The owner's report jobs (scheduled runs included), one page. */
+/** The owner's report jobs, one page. */
 export async function listReportJobs(
   db: Db,
   ownerId: number,
@@ -85,8 +84,7 @@ export async function listReportJobs(
   const dir = f.sortOrder === 'ascend' ? sql`asc` : sql`desc`;
   const [rows, count] = await Promise.all([
     sql<ReportJobRow>`
-      select j.*, r.kind as report_kind, r.format, r.platform_id, p.name as platform_name, r.file_name,
-        (select s.schedule_id from report_schedule_runs s where s.job_id = j.id limit 1) as schedule_id
+      select j.*, r.kind as report_kind, r.format, r.platform_id, p.name as platform_name, r.file_name
         from report_jobs r join jobs j on j.id = r.job_id left join platforms p on p.id = r.platform_id
        where ${where}
        order by ${sql.raw(col)} ${dir}, j.id desc

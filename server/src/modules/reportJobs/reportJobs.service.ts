@@ -5,7 +5,10 @@ import fs from 'node:fs';
 import type { FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import {
+  GENERAL_REPORT_LIMITS,
   REPORT_JOB_KIND,
+  VIBRATION_LIMITS,
+  reportPeriod,
   REPORT_KIND_PERMISSION,
   REPORT_KIND_QUERY,
   Status,
@@ -24,6 +27,12 @@ import { CONTENT_TYPES, attachmentHeader, renderReport, reportFileName } from '.
 import { findPlatform } from '../platforms/index.ts';
 import { buildReport, type ReportSources } from './reportJobs.sources.ts';
 import * as repo from './reportJobs.repository.ts';
+
+/** The longest period of the reports whose limit does not depend on their statistics, days. */
+const PERIOD_LIMIT_DAYS: Partial<Record<ReportKind, number>> = {
+  vibration: VIBRATION_LIMITS.maxDays,
+  general: GENERAL_REPORT_LIMITS.maxDays,
+};
 
 export interface ReportJobParams {
   kind: ReportKind;
@@ -102,6 +111,17 @@ export class ReportJobsService {
     if (!site) throw new AppError(Status.notFound, 'platformNotFound');
     // The zone is fixed now (the user's own when not asked): the job reads the same calendar whenever it runs.
     const params = { ...parsed, timeZone: await requestTimeZone(this.ctx, user.id, parsed.timeZone) };
+    // An empty period, or one longer than the report allows where its limit does not depend on its statistics,
+    // is refused now (the others are judged by the report when the job runs, with the same message).
+    const period = reportPeriod(
+      parsed.startTime as string,
+      parsed.endTime as string,
+      params.timeZone,
+      PERIOD_LIMIT_DAYS[kind] ?? Number.MAX_SAFE_INTEGER,
+    );
+    if (period === 'empty') throw new AppError(Status.invalid, 'badTimeRange');
+    if (period === 'tooLong')
+      throw new AppError(Status.invalid, 'reportPeriodTooLong', { max: PERIOD_LIMIT_DAYS[kind] ?? 0 });
     const job: ReportJobParams = { kind, format, lang, params };
     const key = crypto
       .createHash('sha256')
@@ -171,7 +191,6 @@ export class ReportJobsService {
           platformId: r.platform_id,
           platformName: visible ? r.platform_name : null,
           fileName: r.file_name ?? (typeof j.result?.fileName === 'string' ? j.result.fileName : null),
-          scheduleId: r.schedule_id === null ? null : Number(r.schedule_id),
         };
       }),
     };

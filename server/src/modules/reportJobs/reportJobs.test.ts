@@ -79,6 +79,11 @@ describe('report jobs', () => {
     });
     expect(noStart.status).toBe(Status.invalid);
     expect(noStart.info).toMatch(/startTime/);
+    const empty = await submit(t, engineer, { ...generalParams(siteA), endTime: '2026-10-01', format: 'pdf' });
+    expect(empty.status).toBe(Status.invalid);
+    const long = await submit(t, engineer, { ...generalParams(siteA), startTime: '2025-01-01', format: 'pdf' });
+    expect(long.status).toBe(Status.invalid);
+    expect(long.info).toMatch(/92/);
     const badKind = await submit(t, engineer, { ...generalParams(siteA), kind: 'weather', format: 'pdf' });
     expect(badKind.status).toBe(Status.invalid);
     const badFormat = await submit(t, engineer, { ...generalParams(siteA), format: 'json' });

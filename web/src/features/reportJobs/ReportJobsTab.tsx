@@ -94,16 +94,7 @@ export function ReportJobsTab() {
       key: 'reportKind',
       width: 170,
       sortable: true,
-      render: (v: ReportJob['reportKind'], row) => (
-        <Flex vertical>
-          <span>{t(`kind.${v}`)}</span>
-          {row.scheduleId !== null && (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('jobs.scheduled')}
-            </Typography.Text>
-          )}
-        </Flex>
-      ),
+      render: (v: ReportJob['reportKind']) => t(`kind.${v}`),
     },
     {
       title: t('form.site'),
