@@ -280,7 +280,8 @@ const planRows = (scope: DataScope) => sql`
     pl.remind_days, pl.created_at, av.version, to_char(av.valid_from, 'YYYY-MM-DD') as valid_from,
     to_char(av.valid_to, 'YYYY-MM-DD') as valid_to, av.approved_by_name, av.approved_at,
     (select max(v.version) from archive_plan_versions v where v.plan_id = pl.id) as latest_version,
-    (select count(*) from archive_plan_versions v where v.plan_id = pl.id and v.approved_at is null) as pending,
+    (select count(*) from archive_plan_versions v where v.plan_id = pl.id and v.approved_at is null
+      and v.version > coalesce(av.version, 0)) as pending,
     (select count(*) from archive_plan_drills d where d.plan_id = pl.id) as drills,
     (select to_char(max(d.drill_date), 'YYYY-MM-DD') from archive_plan_drills d where d.plan_id = pl.id) as last_drill,
     case when av.version is null then 'draft'
@@ -616,14 +617,15 @@ export async function approveVersion(
   id: number,
   user: { id: number; name: string },
 ): Promise<{ approvedBy: string; approvedAt: string } | undefined> {
-  const r = await arch(db)
-    .updateTable('archive_plan_versions')
-    .set({ approved_by: user.id, approved_by_name: user.name, approved_at: new Date() })
-    .where('id', '=', id)
-    .where('approved_at', 'is', null)
-    .returning(['approved_by_name', 'approved_at'])
-    .executeTakeFirst();
-  return r ? { approvedBy: r.approved_by_name ?? user.name, approvedAt: iso(r.approved_at!) } : undefined;
+  // Not approved yet, and no newer version of the plan approved (that one supersedes it).
+  const r = await sql<{ approved_by_name: string; approved_at: Date }>`
+    update archive_plan_versions v set approved_by = ${user.id}, approved_by_name = ${user.name}, approved_at = now()
+    where v.id = ${id} and v.approved_at is null
+      and not exists (select 1 from archive_plan_versions n
+        where n.plan_id = v.plan_id and n.version > v.version and n.approved_at is not null)
+    returning v.approved_by_name, v.approved_at`.execute(db.k);
+  const row = r.rows[0];
+  return row ? { approvedBy: row.approved_by_name, approvedAt: iso(row.approved_at) } : undefined;
 }
 
 export interface DrillWrite {

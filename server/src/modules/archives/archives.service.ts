@@ -274,7 +274,8 @@ export class ArchivesService {
     const done = await repo.approveVersion(this.db, versionId, user);
     if (done) return done;
     const now = await repo.getVersion(this.db, user.scope, versionId);
-    throw invalid('archivesVersionApproved', { version: v.version, name: now?.approvedBy ?? '' });
+    if (now?.approvedBy) throw invalid('archivesVersionApproved', { version: v.version, name: now.approvedBy });
+    throw invalid('archivesVersionSuperseded', { version: v.version });
   }
 
   async addDrill(user: SessionUser, planId: number, input: repo.DrillWrite): Promise<number> {

@@ -260,6 +260,30 @@ describe('safety supervision (archives)', () => {
     });
   });
 
+  describe('plan versions superseded', () => {
+    it('refuses to approve a version older than an approved one, and changes nothing', async () => {
+      const p = await post('plan/add', {
+        platformId: siteA,
+        kind: 'prevention',
+        name: 'Slope plan',
+        validFrom: day(0),
+        validTo: day(90),
+      });
+      const v2 = await post('plan/addVersion', { planId: p.data!.id, validFrom: day(0), validTo: day(400) });
+      expect((await post('plan/approveVersion', { versionId: v2.data!.id })).status).toBe(0);
+      const d = await get<PlanDetail>('plan/getDetail', { id: String(p.data!.id) });
+      const v1 = d.data.versions.find((v) => v.version === 1)!;
+      const late = await post('plan/approveVersion', { versionId: v1.id });
+      expect(late).toMatchObject({
+        status: Status.invalid,
+        info: 'A newer version is approved already: version 1 can no longer be approved',
+      });
+      const after = await get<PlanDetail>('plan/getDetail', { id: String(p.data!.id) });
+      expect(after.data.versions.find((v) => v.version === 1)!.approvedAt).toBeNull();
+      expect(after.data).toMatchObject({ version: 2, pendingVersions: 0 });
+    });
+  });
+
   describe('security files', () => {
     let doc: number;
     let fileId: string;

@@ -1010,6 +1010,11 @@ export const MESSAGES = {
     zh: '版本 {version} 已由 {name} 审批',
     ko: '버전 {version}은(는) 이미 {name}님이 승인했습니다',
   },
+  archivesVersionSuperseded: {
+    en: 'A newer version is approved already: version {version} can no longer be approved',
+    zh: '已有更新的版本获批，版本 {version} 不能再审批',
+    ko: '더 새로운 버전이 이미 승인되어 버전 {version}은(는) 승인할 수 없습니다',
+  },
   archivesDrillNotFound: {
     en: 'The drill record does not exist',
     zh: '演练记录不存在',

@@ -232,6 +232,8 @@ function PlanDrawer({
               {formatTime(v.approvedAt)}
             </Typography.Text>
           </Flex>
+        ) : plan && plan.version !== null && v.version < plan.version ? (
+          <Tag>{t('plan.superseded')}</Tag>
         ) : (
           <Popconfirm
             title={t('plan.approveConfirm', { version: v.version })}
@@ -487,7 +489,7 @@ export default function PlanPage() {
       key: 'name',
       title: t('fields.planName'),
       dataIndex: 'name',
-      width: 220,
+      width: 200,
       sortable: true,
       hideable: false,
       render: (v: string, row) => (
@@ -496,12 +498,12 @@ export default function PlanPage() {
         </Typography.Link>
       ),
     },
-    { key: 'platformName', title: t('fields.site'), dataIndex: 'platformName', width: 170, sortable: true },
+    { key: 'platformName', title: t('fields.site'), dataIndex: 'platformName', width: 150, sortable: true },
     {
       key: 'kind',
       title: t('fields.kind'),
       dataIndex: 'kind',
-      width: 120,
+      width: 110,
       sortable: true,
       render: (k: PlanKind) => t(`kinds.${k}`),
     },
@@ -509,7 +511,7 @@ export default function PlanPage() {
       key: 'status',
       title: t('fields.status'),
       dataIndex: 'status',
-      width: 110,
+      width: 100,
       render: (s: PlanStatus) => <StatusTag status={s} kind="plan" />,
     },
     {
@@ -527,7 +529,7 @@ export default function PlanPage() {
         </Flex>
       ),
     },
-    { key: 'validTo', title: t('fields.validTo'), dataIndex: 'validTo', width: 115, sortable: true },
+    { key: 'validTo', title: t('fields.validTo'), dataIndex: 'validTo', width: 110, optional: 3, sortable: true },
     {
       key: 'approvedAt',
       title: t('fields.approval'),
@@ -548,12 +550,9 @@ export default function PlanPage() {
     {
       key: 'actions',
       title: t('fields.actions'),
-      width: 170,
+      width: 120,
       render: (_v, row) => (
         <Flex gap={0}>
-          <Button type="link" size="small" onClick={() => setOpened(row.id)}>
-            {t('plan.open')}
-          </Button>
           <Button type="link" size="small" onClick={() => open(row)}>
             {t('common.edit')}
           </Button>

@@ -17,6 +17,7 @@ import {
   Row,
   Select,
   Table,
+  Tooltip,
   Tree,
   Typography,
   message,
@@ -199,7 +200,7 @@ export default function SafetyPage() {
       key: 'name',
       title: t('fields.documentName'),
       dataIndex: 'name',
-      width: 220,
+      width: 200,
       sortable: true,
       hideable: false,
       render: (v: string, row) => (
@@ -213,7 +214,7 @@ export default function SafetyPage() {
       key: 'docType',
       title: t('fields.docType'),
       dataIndex: 'docType',
-      width: 130,
+      width: 110,
       sortable: true,
       render: (d: SafetyDocType) => t(`docTypes.${d}`),
     },
@@ -229,7 +230,7 @@ export default function SafetyPage() {
       key: 'version',
       title: t('fields.version'),
       dataIndex: 'version',
-      width: 90,
+      width: 70,
       sortable: true,
       render: (v: number) => `v${v}`,
     },
@@ -237,7 +238,7 @@ export default function SafetyPage() {
       key: 'expiresOn',
       title: t('fields.expiresOn'),
       dataIndex: 'expiresOn',
-      width: 170,
+      width: 160,
       sortable: true,
       render: (v: string | null, row) =>
         v ? (
@@ -268,29 +269,32 @@ export default function SafetyPage() {
     {
       key: 'actions',
       title: t('fields.actions'),
-      width: 230,
+      width: 170,
       render: (_v, row) => (
         <Flex gap={0}>
-          <Button
-            type="link"
-            size="small"
-            icon={<HistoryOutlined />}
-            onClick={() => setHistory(row)}
-            data-testid="document-versions"
-          >
-            {t('safety.versions')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            data-testid="document-new-version"
-            onClick={() => {
-              versionForm.resetFields();
-              setNewVersion(row);
-            }}
-          >
-            {t('safety.newVersion')}
-          </Button>
+          <Tooltip title={t('safety.versions')}>
+            <Button
+              type="link"
+              size="small"
+              icon={<HistoryOutlined />}
+              aria-label={t('safety.versions')}
+              onClick={() => setHistory(row)}
+              data-testid="document-versions"
+            />
+          </Tooltip>
+          <Tooltip title={t('safety.newVersion')}>
+            <Button
+              type="link"
+              size="small"
+              icon={<UploadOutlined />}
+              aria-label={t('safety.newVersion')}
+              data-testid="document-new-version"
+              onClick={() => {
+                versionForm.resetFields();
+                setNewVersion(row);
+              }}
+            />
+          </Tooltip>
           <Button type="link" size="small" onClick={() => openForm(row)}>
             {t('common.edit')}
           </Button>
@@ -312,7 +316,7 @@ export default function SafetyPage() {
 
   const folderPanel = (
     <div
-      style={{ width: 220, flex: 'none', borderRight: '1px solid rgba(5,5,5,0.06)', paddingRight: 12 }}
+      style={{ width: 180, flex: 'none', borderRight: '1px solid rgba(5,5,5,0.06)', paddingRight: 12 }}
       data-testid="folder-panel"
     >
       <Flex justify="space-between" align="center" style={{ marginBottom: 8 }}>
@@ -345,6 +349,8 @@ export default function SafetyPage() {
         <Typography.Text type="secondary">{t('safety.chooseSite')}</Typography.Text>
       ) : (
         <Tree
+          // Remounted when the folders change, so that new folders show expanded.
+          key={(folders.data ?? []).map((f) => f.id).join(',')}
           showIcon
           blockNode
           defaultExpandAll

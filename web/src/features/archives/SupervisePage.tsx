@@ -440,13 +440,13 @@ export default function SupervisePage() {
       sortable: true,
       hideable: false,
     },
-    { key: 'platformName', title: t('fields.site'), dataIndex: 'platformName', width: 190, sortable: true },
-    { key: 'inspector', title: t('fields.inspector'), dataIndex: 'inspector', width: 120, sortable: true },
+    { key: 'platformName', title: t('fields.site'), dataIndex: 'platformName', width: 160, sortable: true },
+    { key: 'inspector', title: t('fields.inspector'), dataIndex: 'inspector', width: 100, optional: 3, sortable: true },
     {
       key: 'problemCount',
       title: t('fields.problems'),
       dataIndex: 'problemCount',
-      width: 120,
+      width: 110,
       sortable: true,
       render: (n: number) =>
         n > 0 ? (
@@ -459,7 +459,7 @@ export default function SupervisePage() {
       key: 'state',
       title: t('fields.state'),
       dataIndex: 'state',
-      width: 130,
+      width: 120,
       sortable: true,
       render: (_v, row) => <RectificationTag state={row.state} overdue={row.overdue} />,
     },
@@ -467,7 +467,7 @@ export default function SupervisePage() {
       key: 'deadline',
       title: t('fields.deadline'),
       dataIndex: 'deadline',
-      width: 120,
+      width: 115,
       sortable: true,
       render: (v: string | null, row) =>
         v ? <Typography.Text type={row.overdue ? 'danger' : undefined}>{v}</Typography.Text> : '-',
@@ -484,7 +484,7 @@ export default function SupervisePage() {
     {
       key: 'actions',
       title: t('fields.actions'),
-      width: 210,
+      width: 200,
       render: (_v, row) => (
         <Flex gap={0}>
           <Button type="link" size="small" data-testid="inspection-edit" onClick={() => setEditing(row)}>
