@@ -196,6 +196,29 @@ describe('scheduled reports', () => {
     const mine = await t.api<Page<ReportSchedule>>('GET', `${RS}/getListPage`, { token: engineer });
     expect(mine.data.list).toHaveLength(0);
   });
+
+  it('fails a run when the owner lost monitor:report, and mails nothing', async () => {
+    await roleWith(t, admin, 'scheduler2', ['monitor', 'monitor:report', 'monitor:generalReport']);
+    const engineer = await scopedUser(t, admin, 'scheduler2u', 'scheduler2', [site]);
+    const add = await t.api<{ id: number }>('POST', `${RS}/add`, {
+      token: engineer,
+      body: { ...scheduleBody(site, groupId), name: 'Lost role' },
+    });
+    expect(add.status, add.info).toBe(0);
+    await sql`update report_schedules set next_due_at = ${DUE} where id = ${add.data.id}`.execute(t.db.k);
+    await sql`delete from role_permissions where role_id = (select id from roles where code = 'scheduler2')
+      and permission_id = (select id from permissions where code = 'monitor:report')`.execute(t.db.k);
+    expect(await t.built.reportSchedules.tick(NOW)).toBe(1);
+    await t.built.jobs.idle();
+    const run = (
+      await sql<{ state: string; reason: string; id: number }>`select * from report_schedule_runs
+        where schedule_id = ${add.data.id}`.execute(t.db.k)
+    ).rows[0]!;
+    expect(run).toMatchObject({ state: 'failed', reason: 'noPermission' });
+    const queued = await sql<{ n: number }>`select count(*)::int as n from notification_outbox
+      where report_run_id = ${run.id}`.execute(t.db.k);
+    expect(queued.rows[0]!.n).toBe(0);
+  });
 });
 
 // Two server instances on one PostgreSQL database tick at the same time: each (schedule, due time) runs once.
