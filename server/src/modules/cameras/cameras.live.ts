@@ -65,15 +65,12 @@ export class LiveStreams {
     return crypto.createHmac('sha256', this.ctx.secret).update(`live.${viewerId}.${exp}`).digest('base64url');
   }
 
-  /** The number of ffmpeg processes alive (tests). */
-  processes(): number {
-    let n = 0;
-    for (const s of this.streams.values()) if (s.proc && s.proc.exitCode === null && s.proc.signalCode === null) n++;
-    return n;
-  }
+  /** ffmpeg processes started and not yet ended, stopping ones included. */
+  private readonly alive = new Set<ChildProcess>();
 
-  pids(): number[] {
-    return [...this.streams.values()].flatMap((s) => (s.proc?.pid ? [s.proc.pid] : []));
+  /** The number of ffmpeg processes alive, stopping ones included (tests). */
+  processes(): number {
+    return this.alive.size;
   }
 
   /** Opens a viewer of a camera the caller sees; refused past the system and per-user limits (spec §5). */
@@ -223,6 +220,7 @@ export class LiveStreams {
     ];
     const proc = spawn(this.ctx.config.camera.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.counters.started++;
+    this.alive.add(proc);
     s.proc = proc;
     s.state = 'starting';
     let err = '';
@@ -235,6 +233,7 @@ export class LiveStreams {
     proc.on('error', () => undefined);
     proc.on('close', () => {
       clearInterval(watch);
+      this.alive.delete(proc);
       this.counters.exited++;
       if (s.proc === proc) s.proc = null;
       s.nextSegment = this.lastSegment(s.dir) + 1;
@@ -293,8 +292,8 @@ export class LiveStreams {
   async closeAll(): Promise<void> {
     clearInterval(this.reaper);
     this.viewers.clear();
-    const procs = [...this.streams.values()].flatMap((s) => (s.proc ? [s.proc] : []));
     for (const [id, s] of this.streams) this.stop(id, s);
+    const procs = [...this.alive];
     await Promise.all(
       procs.map(
         (p) =>
