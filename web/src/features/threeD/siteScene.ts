@@ -64,8 +64,10 @@ export class SiteScene {
     private readonly host: HTMLElement,
     private readonly opts: SiteSceneOptions = {},
   ) {
-    this.renderer = new WebGLRenderer({ antialias: true, powerPreference: 'high-performance' });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    // No multisampling: with software GL (no GPU, as on many control-room PCs and in headless browsers) it
+    // multiplies the cost of every pixel; while the camera moves, frames are drawn at half resolution (moving()).
+    this.renderer = new WebGLRenderer({ antialias: false, powerPreference: 'high-performance' });
+    this.renderer.setPixelRatio(this.fullRatio);
     this.renderer.domElement.style.display = 'block';
     this.renderer.domElement.setAttribute('data-testid', 'three-d-canvas');
     host.appendChild(this.renderer.domElement);
@@ -79,6 +81,8 @@ export class SiteScene {
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = false;
     this.controls.addEventListener('change', () => this.invalidate());
+    this.controls.addEventListener('start', () => this.moving(true));
+    this.controls.addEventListener('end', () => this.moving(false));
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(host);
     const el = this.renderer.domElement;
@@ -87,6 +91,18 @@ export class SiteScene {
     el.addEventListener('pointerup', this.onUp);
     this.fit();
     this.setGround(200);
+  }
+
+  private get fullRatio(): number {
+    return Math.min(window.devicePixelRatio, 2);
+  }
+
+  /** Half resolution while the camera moves, full when it rests (and one full frame then). */
+  private moving(on: boolean): void {
+    const ratio = on ? this.fullRatio / 2 : this.fullRatio;
+    if (this.renderer.getPixelRatio() === ratio) return;
+    this.renderer.setPixelRatio(ratio);
+    this.fit();
   }
 
   private fit(): void {
@@ -315,6 +331,7 @@ export class SiteScene {
     this.spinning = true;
     this.controls.autoRotate = true;
     this.controls.autoRotateSpeed = 6;
+    this.moving(true);
     this.lastFrame = performance.now();
     const loop = (): void => {
       if (!this.spinning) return;
@@ -329,8 +346,10 @@ export class SiteScene {
   }
 
   stop(): void {
+    if (!this.spinning) return;
     this.spinning = false;
     this.controls.autoRotate = false;
+    this.moving(false);
   }
 
   triangles(): number {
