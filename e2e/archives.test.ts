@@ -196,18 +196,24 @@ describe('safety supervision in a real browser', () => {
     ]) {
       const page = await page1280(browser, l.locale, server.url);
       await page.goto(`${server.url}/#/archives/supervise`);
-      await expect.poll(() => page.locator('[data-testid="inspection-table"]').textContent()).toContain(l.problem);
+      await expect
+        .poll(() => page.locator('[data-testid="inspection-table"]').textContent(), { timeout: 30_000 })
+        .toContain(l.problem);
       await expectNoRawKeys(page);
       await shot(page, `archives-supervise-${l.lang}`);
       await page.goto(`${server.url}/#/archives/plan`);
-      await expect.poll(() => page.locator('[data-testid="plan-table"]').textContent()).toContain(l.valid);
+      await expect
+        .poll(() => page.locator('[data-testid="plan-table"]').textContent(), { timeout: 30_000 })
+        .toContain(l.valid);
       await expectNoRawKeys(page);
       await shot(page, `archives-plan-${l.lang}`);
       await page.locator('[data-testid="plan-open"]').click();
-      await expect.poll(() => page.locator('.ant-drawer').textContent()).toContain('v2');
+      await expect.poll(() => page.locator('.ant-drawer').textContent(), { timeout: 30_000 }).toContain('v2');
       await shot(page, `archives-plan-detail-${l.lang}`);
       await page.goto(`${server.url}/#/archives/Safety`);
-      await expect.poll(() => page.locator('[data-testid="document-table"]').textContent()).toContain(l.expiring);
+      await expect
+        .poll(() => page.locator('[data-testid="document-table"]').textContent(), { timeout: 30_000 })
+        .toContain(l.expiring);
       await expectNoRawKeys(page);
       await shot(page, `archives-safety-${l.lang}`);
       await page.context().close();
