@@ -200,7 +200,7 @@ export default function SafetyPage() {
       key: 'name',
       title: t('fields.documentName'),
       dataIndex: 'name',
-      width: 200,
+      width: 190,
       sortable: true,
       hideable: false,
       render: (v: string, row) => (
@@ -230,7 +230,7 @@ export default function SafetyPage() {
       key: 'version',
       title: t('fields.version'),
       dataIndex: 'version',
-      width: 70,
+      width: 90,
       sortable: true,
       render: (v: number) => `v${v}`,
     },
@@ -238,7 +238,7 @@ export default function SafetyPage() {
       key: 'expiresOn',
       title: t('fields.expiresOn'),
       dataIndex: 'expiresOn',
-      width: 160,
+      width: 170,
       sortable: true,
       render: (v: string | null, row) =>
         v ? (

@@ -436,7 +436,7 @@ export default function SupervisePage() {
       key: 'inspectionDate',
       title: t('fields.inspectionDate'),
       dataIndex: 'inspectionDate',
-      width: 120,
+      width: 125,
       sortable: true,
       hideable: false,
     },
