@@ -10,6 +10,10 @@ import { usePermission } from '../../shared/session.ts';
 import { DEFAULT_CENTER } from '../../shared/map/tiles.ts';
 import { addMapLayers, createMap } from '../../shared/map/base.ts';
 import { useMapConfig } from '../../shared/map/config.ts';
+import { ClusterLayer } from '../../shared/map/cluster.ts';
+
+/** Over this many devices the map clusters them. */
+const CLUSTER_OVER = 500;
 import { useMonitorTypes } from '../../shared/catalogue.ts';
 import { LiveStatus, NoSite, ViewSitePicker, ViewToolbar, fmtTime, fmtValue, useMainValue } from './common.tsx';
 import { STATE_COLORS, shownQuantities, useSiteOverview, useViewSite } from './live.ts';
@@ -135,6 +139,26 @@ export default function ModuleMapPage() {
         })
         .addTo(layer);
       points.push(L.latLng(center));
+    }
+    // Thousands of devices: clustered on one canvas (shared/map/cluster.ts), not a marker each.
+    if (shown.length > CLUSTER_OVER) {
+      const placedDevices = shown.filter((d) => d.lat !== null && d.lon !== null);
+      const cluster = new ClusterLayer(
+        placedDevices.map((d) => ({
+          id: d.deviceId,
+          lat: d.lat!,
+          lon: d.lon!,
+          colour: STATE_COLORS[d.state],
+          rank: { normal: 0, offline: 1, abnormal: 2, alert: 3, alarm: 4 }[d.state],
+        })),
+      );
+      cluster.addTo(layer);
+      for (const d of placedDevices) points.push(L.latLng(d.lat!, d.lon!));
+      if (fittedFor.current !== o.platformId && points.length > 1) {
+        fittedFor.current = o.platformId;
+        map.fitBounds(L.latLngBounds(points).pad(0.1), { maxZoom: 17 });
+      }
+      return;
     }
     let ringIndex = 0;
     const unplaced = shown.filter((d) => d.lat === null || d.lon === null).length;
