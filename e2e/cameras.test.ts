@@ -23,7 +23,7 @@ import {
   waitLive,
 } from '../server/src/modules/cameras/cameras.testkit.ts';
 
-const slow = { timeout: 60_000, interval: 500 };
+const slow = { timeout: 90_000, interval: 500 };
 const C = '/api/v2/data/camera';
 
 /** ffmpeg children of the server process (the live remuxers and snapshot grabbers). */
@@ -83,7 +83,11 @@ describe('cameras', () => {
     rtsp = new TestRtspServer();
     await rtsp.listen();
     pub = publishTestStream(rtsp.url(), { size: '640x360' });
-    server = await startServer({ CAMERA_IDLE_SECONDS: '6', CAMERA_MAX_STREAMS: '20' });
+    server = await startServer({
+      CAMERA_IDLE_SECONDS: '6',
+      CAMERA_MAX_STREAMS: '24',
+      CAMERA_MAX_STREAMS_PER_USER: '24',
+    });
     browser = await launchBrowser();
     token = await apiLogin(server.url);
     interface RegionNode {
@@ -287,6 +291,8 @@ describe('cameras', () => {
       await expect
         .poll(() => groups.locator('[data-testid="camera-group-tree"]').first().textContent(), slow)
         .toContain('Highway slopes');
+      await groups.locator('[data-testid="camera-group-tree"]').getByText('Highway slopes').first().click();
+      await groups.locator('.ant-alert').waitFor();
       await settle(groups);
       await expectNoRawKeys(groups);
       await shotNow(groups, `cameras-groups-${locale}-1280`);
@@ -297,8 +303,8 @@ describe('cameras', () => {
         .poll(() => tasks.locator('[data-testid="task-table"]').textContent(), slow)
         .toContain('Morning safety record');
       await tasks.locator('[data-testid="gallery-camera"]').click();
-      await tasks.locator('.ant-select-item-option').first().click();
-      await expect.poll(() => tasks.locator('[data-testid="camera-gallery"] img').count(), slow).toBeGreaterThan(1);
+      await tasks.locator('.ant-select-item-option[title="Crest east · K12 slope"]').click();
+      await expect.poll(() => tasks.locator('[data-testid="camera-gallery"] img').count(), slow).toBe(3);
       await settle(tasks);
       await expectNoRawKeys(tasks);
       await shotNow(tasks, `cameras-tasks-${locale}-1280`);
