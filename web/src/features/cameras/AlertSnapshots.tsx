@@ -5,6 +5,7 @@ import { getToken } from '../../shared/storage.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { formatTime } from '../../shared/time.ts';
 import { cameraKeys, fetchSnapshots, snapshotHref } from './camerasApi.ts';
+import './cameras.css';
 
 /** The pictures the site's cameras took when an alert fired (its evidence), with a link to the live view. */
 export function AlertSnapshots({ alertId, platformId }: { alertId: number; platformId?: number }) {

@@ -169,7 +169,7 @@ export default function TasksPage() {
       title: t('tasks.cameras'),
       dataIndex: 'cameraNames',
       key: 'cameraNames',
-      width: 260,
+      width: 220,
       render: (v: string[]) => (
         <Flex wrap gap={4}>
           {v.map((n) => (
@@ -178,32 +178,32 @@ export default function TasksPage() {
         </Flex>
       ),
     },
-    { title: t('tasks.times'), dataIndex: 'times', key: 'times', width: 160, render: (v: string[]) => v.join(', ') },
+    { title: t('tasks.times'), dataIndex: 'times', key: 'times', width: 120, render: (v: string[]) => v.join(', ') },
     {
       title: t('tasks.retention'),
       dataIndex: 'retentionDays',
       key: 'retentionDays',
-      width: 110,
+      width: 90,
       render: (v: number) => t('tasks.days', { count: v }),
     },
     {
       title: t('tasks.enabled'),
       dataIndex: 'enabled',
       key: 'enabled',
-      width: 90,
+      width: 80,
       render: (v: boolean) => <Tag color={v ? 'success' : 'default'}>{v ? t('tasks.on') : t('tasks.off')}</Tag>,
     },
     {
       title: t('tasks.lastRun'),
       dataIndex: 'lastRunAt',
       key: 'lastRunAt',
-      width: 170,
+      width: 150,
       render: (v: string | null) => (v ? formatTime(v) : '-'),
     },
     {
       title: t('actions.title'),
       key: 'actions',
-      width: 140,
+      width: 120,
       fixed: 'right',
       render: (_v, row) => (
         <Flex>
