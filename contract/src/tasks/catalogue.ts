@@ -19,6 +19,8 @@ export type TaskType = (typeof TASK_TYPES)[number];
 export const TASK_VIEWS = ['received', 'assigned', 'review', 'all'] as const;
 export type TaskView = (typeof TASK_VIEWS)[number];
 
+/** Lists count their rows up to this many (`total`), and say `totalCapped` when there are more. */
+export const TASK_COUNT_CAP = 10_000;
 /** Spec §5: at most 3 files (task documents, and the photos of one progress entry). */
 export const TASK_MAX_FILES = 3;
 /** Spec §5: the completion rate an assignee reports is 1 to 100. */

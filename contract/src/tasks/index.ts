@@ -42,10 +42,10 @@ export const taskRoutes = routeTable({
     path: `${B}/getListPage`,
     permission: ANY,
     summary:
-      'Tasks the caller may see (of the sites in his data scope, plus those he is responsible for, published or reviews), paged (default 10); view received|assigned|review|all; filters status (or all), priority, platformId, assigneeId, alertId, startDate/endDate (planned end time in the period), keyword; sortField endTime|startTime|priority|status|completionRate|name|platformName|createdAt (default nearest end first). deviationRate = reported completion rate minus the share of the planned period passed (percentage points); remainingDays = ceil((endTime - now) / 1 day), null when completed',
+      'Tasks the caller may see (of the sites in his data scope, plus those he is responsible for, published or reviews), paged (default 10); view received|assigned|review|all; filters status (or all), priority, platformId, assigneeId, alertId, startDate/endDate (planned end time in the period), keyword; total counted up to 10,000 (totalCapped: more); sortField endTime|startTime|priority|status|completionRate|name|platformName|createdAt (default nearest end first). deviationRate = reported completion rate minus the share of the planned period passed (percentage points); remainingDays = ceil((endTime - now) / 1 day), null when completed',
     tags,
     query: taskPageQuery,
-    response: zPage(taskSchema),
+    response: zPage(taskSchema).extend({ totalCapped: z.boolean() }),
   },
   detail: {
     method: 'GET',
@@ -120,17 +120,17 @@ export const taskRoutes = routeTable({
     path: `${B}/progress/getListPage`,
     permission: ANY,
     summary:
-      'Daily history: progress entries of the tasks the caller may see, newest first, paged (default 20); filters id (task), platformId, userId, startDate, endDate',
+      'Daily history: progress entries of the tasks the caller may see, newest first, paged (default 20; total counted up to 10,000, totalCapped: more); filters id (task), platformId, userId, startDate, endDate',
     tags,
     query: taskProgressQuery,
-    response: zPage(taskProgressSchema),
+    response: zPage(taskProgressSchema).extend({ totalCapped: z.boolean() }),
   },
   evaluation: {
     method: 'GET',
     path: `${B}/evaluation/get`,
     permission: ANY,
     summary:
-      'Task evaluation over a period (tasks whose planned end falls in it, default the last 30 days): per responsible person and for the team, tasks, completed, on time, on-time rate, grades, failed reviews',
+      'Task evaluation over a period (tasks whose planned end or completion falls in it, default the last 30 days): per responsible person and for the team, tasks, completed, on time, on-time rate, grades, failed reviews',
     tags,
     query: taskEvaluationQuery,
     response: taskEvaluationSchema,

@@ -105,7 +105,7 @@ export const taskProgressQuery = pageQuery(20).extend({
   endDate: optDate('Entries of this day or earlier'),
 });
 export const taskEvaluationQuery = z.object({
-  startDate: optDate('Period start (tasks whose planned end falls in the period); default 30 days ago'),
+  startDate: optDate('Period start (tasks whose planned end or completion falls in the period); default 30 days ago'),
   endDate: optDate('Period end; default today'),
   platformId: optId('Tasks of this site'),
 });

@@ -1,12 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
-import type {
-  TaskGrade,
-  TaskPriority,
-  TaskReviewResult,
-  TaskStatus,
-  TaskType,
-  TaskView,
-  Language,
+import {
+  TASK_COUNT_CAP,
+  type Language,
+  type TaskGrade,
+  type TaskPriority,
+  type TaskReviewResult,
+  type TaskStatus,
+  type TaskType,
+  type TaskView,
 } from '@geosentry/contract';
 import type { DataScope } from '../../platform/auth/access.ts';
 import type { Db } from '../../platform/db/db.ts';
@@ -114,6 +115,15 @@ const present = (r: any): TaskRow => ({
   updatedAt: iso(r.updated_at),
 });
 
+/**
+ * Lists count their rows up to TASK_COUNT_CAP (10,000) and say when there are more: an exact count of 100,000
+ * tasks or 1,000,000 entries would cost more than the page itself.
+ */
+const capped = (n: number): { total: number; totalCapped: boolean } => ({
+  total: Math.min(n, TASK_COUNT_CAP),
+  totalCapped: n > TASK_COUNT_CAP,
+});
+
 export interface TaskFilter {
   view?: TaskView | undefined;
   status?: TaskStatus | 'all' | undefined;
@@ -158,7 +168,7 @@ export async function listTasks(
   db: Db,
   v: Viewer,
   f: TaskFilter & { pageNum: number; pageSize: number; sortField?: string | undefined; sortOrder?: string | undefined },
-): Promise<{ list: TaskRow[]; total: number }> {
+): Promise<{ list: TaskRow[]; total: number; totalCapped: boolean }> {
   const dir = f.sortOrder === 'descend' ? sql`desc` : sql`asc`;
   // Every sortable column is not null: a plain direction (no NULLS LAST), so the page is read from an index.
   const col = SORTABLE[f.sortField ?? ''];
@@ -174,9 +184,10 @@ export async function listTasks(
   const [rows, total] = await Promise.all([
     sql`select ${SELECT} ${FROM} where ${w} order by ${order}, t.id ${dir}
       limit ${f.pageSize} offset ${(f.pageNum - 1) * f.pageSize}`.execute(db.k),
-    sql<{ n: string | number }>`select count(*) as n from tasks t where ${w}`.execute(db.k),
+    sql<{ n: string | number }>`select count(*) as n from (select 1 from tasks t where ${w}
+      limit ${TASK_COUNT_CAP + 1}) x`.execute(db.k),
   ]);
-  return { list: rows.rows.map(present), total: Number(total.rows[0]!.n) };
+  return { list: rows.rows.map(present), ...capped(Number(total.rows[0]!.n)) };
 }
 
 /** One visible task; a foreign one answers undefined, like a missing one. */
@@ -350,7 +361,7 @@ export async function listProgress(
   db: Db,
   v: Viewer,
   f: ProgressFilter & { pageNum: number; pageSize: number },
-): Promise<{ list: ProgressRow[]; total: number }> {
+): Promise<{ list: ProgressRow[]; total: number; totalCapped: boolean }> {
   const c: RawBuilder<unknown>[] = [visible(v)];
   if (f.id !== undefined) c.push(sql`e.task_id = ${isDbId(f.id) ? f.id : 0}`);
   if (f.platformId !== undefined) c.push(sql`t.platform_id = ${isDbId(f.platformId) ? f.platformId : 0}`);
@@ -358,6 +369,7 @@ export async function listProgress(
   if (f.startDate) c.push(sql`e.day >= ${f.startDate}::date`);
   if (f.endDate) c.push(sql`e.day <= ${f.endDate}::date`);
   const w = sql.join(c, sql` and `);
+  const countWhere = sql.join([sql`true`, ...c.slice(1)], sql` and `);
   const [rows, total] = await Promise.all([
     sql<{
       id: string | number;
@@ -379,11 +391,13 @@ export async function listProgress(
       where ${w} order by e.day desc, e.id desc limit ${f.pageSize} offset ${(f.pageNum - 1) * f.pageSize}`.execute(
       db.k,
     ),
-    sql<{ n: string | number }>`select count(*) as n from task_progress e join tasks t on t.id = e.task_id
-      where ${w}`.execute(db.k),
+    // The count joins the tasks only when it must (a scope, or a site); it stops past the cap.
+    sql<{ n: string | number }>`select count(*) as n from (select 1 from task_progress e
+      ${v.scope.all && f.platformId === undefined ? sql`` : sql`join tasks t on t.id = e.task_id`}
+      where ${v.scope.all && f.platformId === undefined ? countWhere : w} limit ${TASK_COUNT_CAP + 1}) x`.execute(db.k),
   ]);
   return {
-    total: Number(total.rows[0]!.n),
+    ...capped(Number(total.rows[0]!.n)),
     list: rows.rows.map((r) => ({
       id: Number(r.id),
       taskId: r.task_id,
@@ -416,7 +430,7 @@ export interface EvalCounts {
   failedReviews: number;
 }
 
-/** Per responsible person: the visible tasks whose planned end falls in [start, end] (dates, UTC). */
+/** Per responsible person: the visible tasks whose planned end or completion falls in [start, end] (dates, UTC). */
 export async function evaluation(
   db: Db,
   v: Viewer,
@@ -432,7 +446,8 @@ export async function evaluation(
       count(*) filter (where t.grade = 'excellent') as excellent,
       coalesce(sum((select count(*) from task_reviews rv where rv.task_id = t.id and rv.result = 'fail')), 0) as failed
     from tasks t join users u on u.id = t.assignee_id
-    where ${visible(v)} and t.end_time >= ${f.startDate}::date and t.end_time < ${f.endDate}::date + 1 ${site}
+    where ${visible(v)} and ((t.end_time >= ${f.startDate}::date and t.end_time < ${f.endDate}::date + 1)
+      or (t.completed_at >= ${f.startDate}::date and t.completed_at < ${f.endDate}::date + 1)) ${site}
     group by t.assignee_id, u.name order by u.name, t.assignee_id`.execute(db.k);
   return r.rows.map((x) => ({
     userId: Number(x.user_id),

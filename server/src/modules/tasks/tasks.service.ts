@@ -172,10 +172,10 @@ export class TasksService {
     user: SessionUser,
     lang: Language,
     f: repo.TaskFilter & { pageNum: number; pageSize: number; sortField?: string; sortOrder?: string },
-  ): Promise<{ list: Task[]; total: number }> {
+  ): Promise<{ list: Task[]; total: number; totalCapped: boolean }> {
     if (f.view === 'received') await repo.rememberLanguage(this.ctx.db, user.id, lang);
     const page = await repo.listTasks(this.ctx.db, this.viewer(user), f);
-    return { list: await this.presentAll(user, page.list), total: page.total };
+    return { list: await this.presentAll(user, page.list), total: page.total, totalCapped: page.totalCapped };
   }
 
   async detail(user: SessionUser, id: number): Promise<TaskDetail> {
@@ -220,7 +220,7 @@ export class TasksService {
   async progressList(
     user: SessionUser,
     f: repo.ProgressFilter & { pageNum: number; pageSize: number },
-  ): Promise<{ list: TaskProgress[]; total: number }> {
+  ): Promise<{ list: TaskProgress[]; total: number; totalCapped: boolean }> {
     const page = await repo.listProgress(this.ctx.db, this.viewer(user), f);
     const files = await this.files(
       user,
@@ -228,6 +228,7 @@ export class TasksService {
     );
     return {
       total: page.total,
+      totalCapped: page.totalCapped,
       list: page.list.map((r) => ({
         ...r,
         photos: r.photos.map((id) => files.get(id) ?? { file_id: id, name: null, mime: null }),
@@ -280,16 +281,17 @@ export class TasksService {
     const level = Math.min(4, Math.max(1, a.level)) as 1 | 2 | 3 | 4;
     const start = this.now();
     const end = new Date(start.getTime() + TASK_ALERT_DEADLINE_DAYS[level] * 86_400_000);
-    const what = a.quantity ? `${a.deviceName} ${a.quantity}` : a.deviceName;
+    const what = a.deviceName;
+    const since = `${a.firstAt.slice(0, 10)} ${a.firstAt.slice(11, 16)} UTC`;
     const NAME: Record<Language, string> = {
       en: `Handle alert #${a.id}: ${what}`,
       zh: `处理告警 #${a.id}：${what}`,
       ko: `경보 #${a.id} 처리: ${what}`,
     };
     const DESC: Record<Language, string> = {
-      en: `Level ${level} alert (${a.valueType}) at ${a.platformName}, device ${a.deviceName}, since ${a.firstAt}. Check on site and report.`,
-      zh: `${a.platformName} 设备 ${a.deviceName} 的 ${level} 级告警（${a.valueType}），始于 ${a.firstAt}。请现场核查并汇报。`,
-      ko: `${a.platformName} 장치 ${a.deviceName}의 ${level}단계 경보(${a.valueType}), ${a.firstAt}부터. 현장을 확인하고 보고하세요.`,
+      en: `Level ${level} alert at ${a.platformName}, device ${a.deviceName}, since ${since}. Check on site and report.`,
+      zh: `${a.platformName} 设备 ${a.deviceName} 的 ${level} 级告警，始于 ${since}。请现场核查并汇报。`,
+      ko: `${a.platformName} 장치 ${a.deviceName}의 ${level}단계 경보, ${since}부터. 현장을 확인하고 보고하세요.`,
     };
     return {
       alertId: a.id,

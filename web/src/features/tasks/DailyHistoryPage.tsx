@@ -86,7 +86,7 @@ export default function DailyHistoryPage() {
         table={table}
         query={list}
         columns={columns}
-        totalText={(total) => t('list.entries', { count: total })}
+        totalText={(total) => t(list.data?.totalCapped ? 'list.entriesMore' : 'list.entries', { count: total })}
         filters={
           <>
             <SiteFilter

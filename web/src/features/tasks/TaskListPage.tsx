@@ -145,7 +145,7 @@ export function TaskList({ screen }: { screen: Screen }) {
         query={list}
         columns={columns}
         onReload={() => void queryClient.invalidateQueries({ queryKey: taskKeys.all })}
-        totalText={(total) => t('list.total', { count: total })}
+        totalText={(total) => t(list.data?.totalCapped ? 'list.totalMore' : 'list.total', { count: total })}
         filters={
           <>
             <Select<string>
