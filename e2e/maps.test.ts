@@ -20,6 +20,8 @@ const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/
 const SITE = { lat: 30.66, lon: 104.07 };
 const M = '/api/v2/data/map';
 const slow = { timeout: 30_000, interval: 250 };
+const VIEWER = 'map.engineer';
+const VIEWER_PASSWORD = 'Map-engineer-pass-1';
 
 /** Tiles around the site at zooms 11-13 in a provider's scheme (Baidu: its own rows and columns). */
 function tilesOf(provider: string, rgb: [number, number, number]) {
@@ -77,6 +79,15 @@ describe('maps offline and areas', () => {
     await db.connect();
     browser = await launchBrowser();
     token = await apiLogin(server.url);
+    // The browser signs in as another administrator: one session per account, the API keeps its own.
+    const roles = await api<{ id: number; code: string }[]>(server.url, token, 'GET', '/api/v2/manage/role/getAll');
+    await api(server.url, token, 'POST', '/api/v2/manage/user/add', {
+      account: VIEWER,
+      password: VIEWER_PASSWORD,
+      name: 'Map engineer',
+      roleId: roles.find((r) => r.code === 'superAdmin')!.id,
+      scopeAll: true,
+    });
     interface RegionNode {
       code: string;
       children?: RegionNode[];
@@ -163,7 +174,7 @@ describe('maps offline and areas', () => {
     });
 
   it('shows each provider’s offline tiles from the server with the network cut; the settings screen', async () => {
-    const page = await signedIn(browser, server.url, 'en-US');
+    const page = await signedIn(browser, server.url, 'en-US', VIEWER, VIEWER_PASSWORD);
     await cut(page);
     for (const type of ['tianditu', 'amap', 'google', 'baidu']) {
       await offline(type);
@@ -190,7 +201,7 @@ describe('maps offline and areas', () => {
   it('shows an area in alarm on its live map, in en, zh and ko', async () => {
     await offline('amap');
     for (const locale of ['en-US', 'zh-CN', 'ko-KR']) {
-      const page = await signedIn(browser, server.url, locale);
+      const page = await signedIn(browser, server.url, locale, VIEWER, VIEWER_PASSWORD);
       await cut(page);
       await page.goto(`${server.url}/#/areasmos/myareasmos`);
       await expect

@@ -37,10 +37,10 @@ export default function AreaMonitorPage() {
   return (
     <ListPage icon={<RadarChartOutlined />} title={t('monitor.title')} description={t('monitor.description')}>
       <Row gutter={[12, 12]}>
-        <Col xs={24} xl={11}>
+        <Col xs={24} xl={12}>
           <AreaTable tableId="areas.monitor" state={state} onRow={(r) => setSelected(r.id)} selected={selected} />
         </Col>
-        <Col xs={24} xl={13}>
+        <Col xs={24} xl={12}>
           <Card
             size="small"
             title={

@@ -53,7 +53,9 @@ export const BaiduCRS: L.CRS = L.extend({}, L.CRS.Earth, {
   scale: (zoom: number) => 2 ** (zoom - 18),
   zoom: (scale: number) => Math.log2(scale) + 18,
   infinite: false,
-  wrapLng: [-180, 180],
+  // No longitude wrapping: BD-09 shifts 180° past the antimeridian, which made Leaflet's wrap range empty and sent
+  // every tile column to one.
+  wrapLng: undefined,
 });
 
 export function crsOf(type: MapType): L.CRS {
