@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { Tag } from 'antd';
 import { ALERT_LEVEL_COLOURS, type AlertLevel } from '@geosentry/contract';
 
 export const NORMAL_COLOUR = '#52c41a';
@@ -10,12 +9,21 @@ export const levelColour = (level: number): string =>
 export function LevelTag({ level }: { level: number }) {
   const { t } = useTranslation('areas');
   return (
-    <Tag
-      color={levelColour(level)}
-      style={{ color: level === 2 ? '#4a3b00' : '#fff', marginInlineEnd: 0 }}
+    <span
+      className="gs-level-tag"
+      style={{
+        display: 'inline-block',
+        background: levelColour(level),
+        color: level === 2 ? '#4a3b00' : '#fff',
+        borderRadius: 4,
+        padding: '0 8px',
+        fontSize: 12,
+        lineHeight: '20px',
+        whiteSpace: 'nowrap',
+      }}
       data-level={level}
     >
       {t(`level.${level}`)}
-    </Tag>
+    </span>
   );
 }
