@@ -70,37 +70,34 @@ function remux(url: string, dir: string): ChildProcess {
 /** In the page: reads the clock bits of every tile's frames as they are presented; answers the latencies (ms). */
 async function sampleLatency(page: Page, seconds: number): Promise<number[]> {
   const bits = Array.from({ length: CLOCK_BITS }, (_, k) => clockBitAt(k));
-  const raw = await page.evaluate(
-    async ({ bits, ms }) => {
-      const out: { bits: number; at: number }[] = [];
-      const canvas = document.createElement('canvas');
-      canvas.width = 816;
-      canvas.height = 48;
-      const g = canvas.getContext('2d', { willReadFrequently: true });
-      const videos = [...document.querySelectorAll<HTMLVideoElement>('[data-testid^="live-tile-"] video')];
-      let running = true;
-      for (const v of videos) {
-        const onFrame = () => {
-          if (!running || !g) return;
-          if (v.videoWidth >= 816) {
-            g.drawImage(v, 0, 0, 816, 48, 0, 0, 816, 48);
-            const d = g.getImageData(0, 0, 816, 48).data;
-            let n = 0;
-            bits.forEach((b, k) => {
-              if ((d[(b.y * 816 + b.x) * 4] ?? 0) > 128) n |= 1 << k;
-            });
-            out.push({ bits: n, at: Date.now() });
-          }
-          v.requestVideoFrameCallback(onFrame);
-        };
+  // A string, not a function: tsx would wrap the inner functions in a helper the page does not have.
+  const raw = await page.evaluate<{ bits: number; at: number }[]>(`(async () => {
+    const bits = ${JSON.stringify(bits)};
+    const out = [];
+    const canvas = document.createElement('canvas');
+    canvas.width = 816;
+    canvas.height = 48;
+    const g = canvas.getContext('2d', { willReadFrequently: true });
+    const videos = [...document.querySelectorAll('[data-testid^="live-tile-"] video')];
+    let running = true;
+    for (const v of videos) {
+      const onFrame = () => {
+        if (!running) return;
+        if (v.videoWidth >= 816) {
+          g.drawImage(v, 0, 0, 816, 48, 0, 0, 816, 48);
+          const d = g.getImageData(0, 0, 816, 48).data;
+          let n = 0;
+          bits.forEach((b, k) => { if (d[(b.y * 816 + b.x) * 4] > 128) n |= 1 << k; });
+          out.push({ bits: n, at: Date.now() });
+        }
         v.requestVideoFrameCallback(onFrame);
-      }
-      await new Promise((r) => setTimeout(r, ms));
-      running = false;
-      return out;
-    },
-    { bits, ms: seconds * 1000 },
-  );
+      };
+      v.requestVideoFrameCallback(onFrame);
+    }
+    await new Promise((r) => setTimeout(r, ${seconds * 1000}));
+    running = false;
+    return out;
+  })()`);
   return raw.map((s) => clockLatencyMs(s.bits, s.at));
 }
 

@@ -48,8 +48,10 @@ export function LiveTile({
       if (HlsClass.isSupported()) {
         const h = new HlsClass({
           lowLatencyMode: true,
-          liveSyncDurationCount: 2,
-          liveMaxLatencyDurationCount: 5,
+          // Close to the live edge (0.5 s segments, cut at the camera's key frames): one second behind, caught up
+          // by playing faster when more than three behind.
+          liveSyncDuration: 1,
+          liveMaxLatencyDuration: 3,
           maxLiveSyncPlaybackRate: 1.5,
           backBufferLength: 4,
           manifestLoadingMaxRetry: 20,
