@@ -200,7 +200,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobResultDays: atLeast('JOB_RESULT_DAYS', env.JOB_RESULT_DAYS, 7, 0.001),
     jobConcurrency: Math.min(2, atLeast('JOB_CONCURRENCY', env.JOB_CONCURRENCY, 1, 1)),
     importSilentHours: atLeast('IMPORT_SILENT_HOURS', env.IMPORT_SILENT_HOURS, 24, 0),
-    threeDMaxModelBytes: Math.round(atLeast('THREE_D_MAX_MODEL_MB', env.THREE_D_MAX_MODEL_MB, 200, 0.001) * 1024 * 1024),
+    threeDMaxModelBytes: Math.round(
+      atLeast('THREE_D_MAX_MODEL_MB', env.THREE_D_MAX_MODEL_MB, 200, 0.001) * 1024 * 1024,
+    ),
     panoramaMaxBytes: Math.round(atLeast('PANORAMA_MAX_MB', env.PANORAMA_MAX_MB, 40, 0.001) * 1024 * 1024),
     reportScheduleTickMs: atLeast('REPORT_SCHEDULE_TICK_SECONDS', env.REPORT_SCHEDULE_TICK_SECONDS, 30, 0.05) * 1000,
     camera: {

@@ -163,7 +163,15 @@ export const drillAddBody = z.object({
   notes: optText(4000, 'Notes: scenario, findings, improvements'),
   files: optFileIds('Drill files (photos, reports; upload kind attachment), at most 3'),
 });
-export const PLAN_SORT_FIELDS = ['name', 'platformName', 'kind', 'validTo', 'version', 'approvedAt', 'createdAt'] as const;
+export const PLAN_SORT_FIELDS = [
+  'name',
+  'platformName',
+  'kind',
+  'validTo',
+  'version',
+  'approvedAt',
+  'createdAt',
+] as const;
 export const planListQuery = pageQuery(10).extend({
   platformId: optId('Plans of this site'),
   kind: optChoice(PLAN_KINDS, 'Plan kind'),

@@ -62,10 +62,8 @@ function base(db: Db, scope: DataScope, f: TsFilter) {
         or lower(p.name) like ${k})`,
     );
   }
-  if (f.overdue === true)
-    q = q.where(sql<SqlBool>`${overdueSql('r')}`);
-  if (f.overdue === false)
-    q = q.where(sql<SqlBool>`not ${overdueSql('r')}`);
+  if (f.overdue === true) q = q.where(sql<SqlBool>`${overdueSql('r')}`);
+  if (f.overdue === false) q = q.where(sql<SqlBool>`not ${overdueSql('r')}`);
   return q;
 }
 

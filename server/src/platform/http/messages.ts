@@ -1361,7 +1361,11 @@ export const MESSAGES = {
   },
   // Cameras (issue 19)
   cameraNotFound: { en: 'The camera does not exist', zh: '摄像头不存在', ko: '카메라가 존재하지 않습니다' },
-  cameraGroupNotFound: { en: 'The camera group does not exist', zh: '摄像头分组不存在', ko: '카메라 그룹이 존재하지 않습니다' },
+  cameraGroupNotFound: {
+    en: 'The camera group does not exist',
+    zh: '摄像头分组不存在',
+    ko: '카메라 그룹이 존재하지 않습니다',
+  },
   cameraGroupTooDeep: {
     en: 'Camera groups are at most {max} levels deep',
     zh: '摄像头分组最多 {max} 级',
@@ -1418,10 +1422,18 @@ export const MESSAGES = {
     zh: '只能授予您自己可见的摄像头和分组',
     ko: '자신이 볼 수 있는 카메라와 그룹만 부여할 수 있습니다',
   },
-  cameraTaskNotFound: { en: 'The camera task does not exist', zh: '摄像头任务不存在', ko: '카메라 작업이 존재하지 않습니다' },
+  cameraTaskNotFound: {
+    en: 'The camera task does not exist',
+    zh: '摄像头任务不存在',
+    ko: '카메라 작업이 존재하지 않습니다',
+  },
   cameraSnapshotNotFound: { en: 'The snapshot does not exist', zh: '抓图不存在', ko: '스냅샷이 존재하지 않습니다' },
   // 3D models and panoramas (issue 21 items 6 and 7).
-  threeDModelNotFound: { en: 'The site has no 3D model', zh: '该站点没有三维模型', ko: '이 현장에는 3D 모델이 없습니다' },
+  threeDModelNotFound: {
+    en: 'The site has no 3D model',
+    zh: '该站点没有三维模型',
+    ko: '이 현장에는 3D 모델이 없습니다',
+  },
   threeDSiteNoScene: {
     en: 'Bridge and slope sites have no 3D scene',
     zh: '桥梁和边坡站点没有三维场景',
@@ -1480,7 +1492,11 @@ export const MESSAGES = {
   },
   // Field tasks (modules/tasks; spec §4 workflow, §5 required fields, completion rate 1 to 100, at most 3 files).
   taskNotFound: { en: 'The task does not exist', zh: '任务不存在', ko: '작업이 존재하지 않습니다' },
-  taskNameRequired: { en: 'The task name cannot be empty', zh: '任务名称不能为空', ko: '작업 이름은 비워 둘 수 없습니다' },
+  taskNameRequired: {
+    en: 'The task name cannot be empty',
+    zh: '任务名称不能为空',
+    ko: '작업 이름은 비워 둘 수 없습니다',
+  },
   taskPriorityRequired: {
     en: 'The task priority cannot be empty',
     zh: '任务优先级不能为空',
@@ -1492,15 +1508,31 @@ export const MESSAGES = {
     zh: '负责人不能为空',
     ko: '담당자는 비워 둘 수 없습니다',
   },
-  taskReviewerRequired: { en: 'The reviewer cannot be empty', zh: '审核人不能为空', ko: '검토자는 비워 둘 수 없습니다' },
-  taskProjectRequired: { en: 'The project cannot be empty', zh: '所属项目不能为空', ko: '프로젝트는 비워 둘 수 없습니다' },
+  taskReviewerRequired: {
+    en: 'The reviewer cannot be empty',
+    zh: '审核人不能为空',
+    ko: '검토자는 비워 둘 수 없습니다',
+  },
+  taskProjectRequired: {
+    en: 'The project cannot be empty',
+    zh: '所属项目不能为空',
+    ko: '프로젝트는 비워 둘 수 없습니다',
+  },
   taskConstructionPointRequired: {
     en: 'The construction point cannot be empty',
     zh: '施工点不能为空',
     ko: '시공 지점은 비워 둘 수 없습니다',
   },
-  taskStartTimeRequired: { en: 'The start time cannot be empty', zh: '开始时间不能为空', ko: '시작 시간은 비워 둘 수 없습니다' },
-  taskEndTimeRequired: { en: 'The end time cannot be empty', zh: '结束时间不能为空', ko: '종료 시간은 비워 둘 수 없습니다' },
+  taskStartTimeRequired: {
+    en: 'The start time cannot be empty',
+    zh: '开始时间不能为空',
+    ko: '시작 시간은 비워 둘 수 없습니다',
+  },
+  taskEndTimeRequired: {
+    en: 'The end time cannot be empty',
+    zh: '结束时间不能为空',
+    ko: '종료 시간은 비워 둘 수 없습니다',
+  },
   taskDescriptionRequired: {
     en: 'The description cannot be empty',
     zh: '任务描述不能为空',
@@ -1512,7 +1544,11 @@ export const MESSAGES = {
     ko: '종료 시간은 시작 시간 이후여야 합니다',
   },
   taskTooManyFiles: { en: 'At most {max} files', zh: '最多上传 {max} 个文件', ko: '파일은 최대 {max}개입니다' },
-  taskFileNotFound: { en: 'The file {file} does not exist', zh: '文件 {file} 不存在', ko: '파일 {file}이(가) 없습니다' },
+  taskFileNotFound: {
+    en: 'The file {file} does not exist',
+    zh: '文件 {file} 不存在',
+    ko: '파일 {file}이(가) 없습니다',
+  },
   taskFileOtherSite: {
     en: 'The file {name} belongs to another site',
     zh: '文件 {name} 属于其他平台',
