@@ -12,6 +12,11 @@ const FILE_ROUTES = new Set([
   'vibrationRoutes.getVibrationReportFile',
   'reservoirRoutes.getReportComprehensiveFile',
   'generalReportRoutes.getGeneralReportFile',
+  'reportJobRoutes.download',
+  'mapsRoutes.tile',
+  'mapsRoutes.tianditu',
+  'threeDRoutes.modelFile',
+  'panoramasRoutes.image',
 ]);
 
 const isRoute = (v: unknown): v is RouteDef =>
