@@ -17,6 +17,8 @@ const FILE_ROUTES = new Set([
   'mapsRoutes.tianditu',
   'threeDRoutes.modelFile',
   'panoramasRoutes.image',
+  'cameraRoutes.liveFile',
+  'cameraRoutes.snapshotFile',
 ]);
 
 const isRoute = (v: unknown): v is RouteDef =>
