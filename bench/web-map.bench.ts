@@ -48,7 +48,7 @@ async function run(script: string, css: string, mode: 'cluster' | 'plain'): Prom
     await page.addScriptTag({ content: script });
     return await page.evaluate(
       ({ mode, n }) =>
-        (window as unknown as { gsBench: { run(m: string, n: number): Promise<Run> } }).gsBench.run(mode, n),
+        (globalThis as unknown as { gsBench: { run(m: string, n: number): Promise<Run> } }).gsBench.run(mode, n),
       { mode, n: DEVICES },
     );
   } finally {

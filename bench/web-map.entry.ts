@@ -18,7 +18,7 @@ async function run(mode: 'cluster' | 'plain', n: number) {
     const lat = 26 + (hub % 8) * 1.2 + (rnd() - 0.5) * 1.5;
     const lon = 100 + Math.floor(hub / 8) * 1.6 + (rnd() - 0.5) * 2;
     const rank = rnd() < 0.9 ? 0 : 1 + Math.floor(rnd() * 4);
-    return { id: i, lat, lon, colour: colours[rank], rank };
+    return { id: i, lat, lon, colour: colours[rank] ?? '#888888', rank };
   });
   const t0 = performance.now();
   const map = L.map('map', { center: [29.5, 103], zoom: 7, preferCanvas: true });
@@ -68,7 +68,8 @@ async function run(mode: 'cluster' | 'plain', n: number) {
   const zooms = [8, 9, 10, 11, 12, 11, 10, 9, 8, 7, 6];
   const zoom = await frames(
     (i) => {
-      if (i % 20 === 0 && zooms[i / 20] !== undefined) map.setZoom(zooms[i / 20], { animate: true });
+      const z = i % 20 === 0 ? zooms[i / 20] : undefined;
+      if (z !== undefined) map.setZoom(z, { animate: true });
     },
     zooms.length * 20 + 10,
   );
