@@ -199,7 +199,10 @@ describe('report screens', () => {
       ['after', 'crest-june.png'],
     ] as const) {
       await page.locator(`[data-testid="ic-${which}"]`).click();
-      await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title^="${name}"]`).click();
+      const open = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
+      await page.locator(`${open} .ant-select-item-option[title^="${name}"]`).click();
+      // The list closes with an animation: the next picker's list must not be confused with this one.
+      await expect.poll(() => page.locator(open).count(), slow).toBe(0);
     }
     await page.locator('[data-testid="ic-run"]').click();
     const view = page.locator('[data-testid="report-view"]');
