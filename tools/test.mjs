@@ -125,6 +125,21 @@ function ensureChromium() {
   return false;
 }
 
+/** ffmpeg: the camera tests remux and grab frames of a synthetic RTSP stream with it (Debian package ffmpeg). */
+function ensureFfmpeg() {
+  const have = () => spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0;
+  if (have()) return true;
+  if (typeof process.getuid === 'function' && process.getuid() === 0) {
+    console.log('ffmpeg is missing: installing Debian package ffmpeg');
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    spawnSync('apt-get', ['install', '-y', '-qq', 'ffmpeg'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  }
+  return have();
+}
+
 const pgUp = await reachable('127.0.0.1', 5432);
 if (!pgUp && ci) {
   console.error('PostgreSQL on 127.0.0.1:5432 is unreachable, and CI=true: failing.');
@@ -136,6 +151,11 @@ const haveChromium = ensureChromium();
 if (haveChromium) ensureFonts();
 if (!ensurePdfText() && ci) {
   console.error('pdftotext (poppler-utils) could not be installed, and CI=true: failing.');
+  failed += 1;
+  finish(false);
+}
+if (!ensureFfmpeg() && ci) {
+  console.error('ffmpeg could not be installed, and CI=true: failing.');
   failed += 1;
   finish(false);
 }

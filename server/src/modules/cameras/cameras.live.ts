@@ -6,6 +6,7 @@ import { Status, type LiveStream } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { rtspInput } from './cameras.rtsp.ts';
 
 /**
  * Live video: one ffmpeg child per camera being watched, remuxing (`-c copy`, never transcoding) the camera's
@@ -187,19 +188,16 @@ export class LiveStreams {
   }
 
   private spawn(s: CameraStream): void {
+    // The address (with the camera's credentials) goes to ffmpeg on stdin, never on its command line.
+    const input = rtspInput(s.url);
     const args = [
       '-hide_banner',
       '-nostdin',
       '-loglevel',
       'error',
-      '-rtsp_transport',
-      'tcp',
-      '-timeout',
-      '5000000',
       '-fflags',
       'nobuffer',
-      '-i',
-      s.url,
+      ...input.args,
       '-map',
       '0:v:0',
       '-c',
@@ -218,7 +216,9 @@ export class LiveStreams {
       path.join(s.dir, 'seg_%d.ts'),
       path.join(s.dir, 'index.m3u8'),
     ];
-    const proc = spawn(this.ctx.config.camera.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(this.ctx.config.camera.ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    proc.stdin?.on('error', () => undefined); // ffmpeg missing or gone before reading it: 'close' handles that
+    proc.stdin?.end(input.list);
     this.counters.started++;
     this.alive.add(proc);
     s.proc = proc;

@@ -36,3 +36,28 @@ export function rtspAddress(c: RtspSource, password: string | null): string {
 
 /** An address with its credentials removed (for anything that could be logged). */
 export const withoutCredentials = (url: string): string => url.replace(/\/\/[^@/]*@/, '//');
+
+/**
+ * ffmpeg's input for a camera, keeping its credentials off the command line (any local user can read a process's
+ * command line, /proc/<pid>/cmdline, `ps`): the address is the one entry of an ffconcat list that ffmpeg reads from
+ * its standard input with the concat demuxer, and the RTSP options are the list's `option` directives (ffmpeg ≥ 5.0).
+ * The caller spawns ffmpeg with `stdin` piped, puts `args` where `-i <url>` was, and writes `list` then ends stdin.
+ * The stream itself is untouched (remux only); a camera that goes away ends the input as before.
+ */
+export function rtspInput(url: string): { args: string[]; list: string } {
+  // A single-quoted ffconcat token holds anything but a quote: close, escape the quote, reopen.
+  const quoted = `'${url.replace(/'/g, "'\\''").replace(/[\r\n]/g, '')}'`;
+  const list = [
+    'ffconcat version 1.0',
+    `file ${quoted}`,
+    'option rtsp_transport tcp',
+    // Socket I/O timeout (µs): a camera that stops answering ends the input within 5 s.
+    'option timeout 5000000',
+    'option fflags nobuffer',
+    '',
+  ].join('\n');
+  return {
+    args: ['-f', 'concat', '-safe', '0', '-protocol_whitelist', 'pipe,rtsp,rtsps,rtp,srtp,tcp,udp,tls', '-i', 'pipe:0'],
+    list,
+  };
+}

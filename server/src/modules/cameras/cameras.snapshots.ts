@@ -17,7 +17,7 @@ import { iso, isDbId, likePattern } from '../../platform/db/sql.ts';
 import { cam } from './cameras.tables.ts';
 import * as repo from './cameras.repository.ts';
 import { removeSnapshotFiles, snapshotFile } from './cameras.service.ts';
-import { rtspAddress } from './cameras.rtsp.ts';
+import { rtspAddress, rtspInput } from './cameras.rtsp.ts';
 
 /** Alert snapshots are kept this long (days). */
 const ALERT_SNAPSHOT_DAYS = 365;
@@ -25,6 +25,8 @@ const ALERT_SNAPSHOT_DAYS = 365;
 /** Runs ffmpeg to grab one frame of an RTSP stream into a JPEG; rejects after 15 s or on failure. */
 export function grabFrame(ffmpeg: string, url: string, out: string): Promise<void> {
   return new Promise((resolve, reject) => {
+    // The address (with the camera's credentials) goes to ffmpeg on stdin, never on its command line.
+    const input = rtspInput(url);
     const p = spawn(
       ffmpeg,
       [
@@ -32,12 +34,7 @@ export function grabFrame(ffmpeg: string, url: string, out: string): Promise<voi
         '-nostdin',
         '-loglevel',
         'error',
-        '-rtsp_transport',
-        'tcp',
-        '-timeout',
-        '5000000',
-        '-i',
-        url,
+        ...input.args,
         '-frames:v',
         '1',
         '-q:v',
@@ -47,8 +44,10 @@ export function grabFrame(ffmpeg: string, url: string, out: string): Promise<voi
         '-y',
         out,
       ],
-      { stdio: 'ignore' },
+      { stdio: ['pipe', 'ignore', 'ignore'] },
     );
+    p.stdin?.on('error', () => undefined);
+    p.stdin?.end(input.list);
     const timer = setTimeout(() => p.kill('SIGKILL'), 15_000);
     p.on('error', () => undefined);
     p.on('close', (code) => {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,20 @@ import { TestRtspServer, publishTestStream, stopProcess, waitLive } from './came
 import type { ChildProcess } from 'node:child_process';
 
 const B = '/api/v2/data/camera';
+const PASSWORD = 'Secret-cam-pass-1';
+
+/** The command lines of every process on the machine (what `ps` shows any local user). */
+function commandLines(): { pid: number; cmd: string }[] {
+  const out: { pid: number; cmd: string }[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      out.push({ pid: Number(pid), cmd: fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ') });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(what: string, fn: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -97,7 +112,7 @@ describe('cameras', () => {
     vendor: 'onvif',
     vmCode: 'VM-001',
     vmUser: 'viewer',
-    vmPassword: 'Secret-cam-pass-1',
+    vmPassword: PASSWORD,
     ip: '127.0.0.1',
     rtspUrl: rtsp.url(),
     lon: 102.7,
@@ -108,7 +123,8 @@ describe('cameras', () => {
   });
 
   beforeAll(async () => {
-    rtsp = new TestRtspServer();
+    // The camera asks its players for the VM user and password (Digest, as most field cameras do).
+    rtsp = new TestRtspServer({ user: 'viewer', password: PASSWORD, scheme: 'digest' });
     await rtsp.listen();
     pub = publishTestStream(rtsp.url(), { size: '320x180' });
     t = await testApp({
@@ -305,6 +321,56 @@ describe('cameras', () => {
     await until('no RTSP player left', () => rtsp.players() === 0);
   }, 60_000);
 
+  it('the VM password reaches the camera but never a command line: live stream and snapshot', async () => {
+    const leaks = (where: string) => {
+      const bad = commandLines().filter(
+        (p) => p.cmd.includes(PASSWORD) || p.cmd.includes(encodeURIComponent(PASSWORD)),
+      );
+      expect(
+        bad.map((p) => p.cmd.replace(PASSWORD, '<password>')),
+        where,
+      ).toEqual([]);
+    };
+    const ffmpegs = () => commandLines().filter((p) => /(^|\/)ffmpeg\s/.test(p.cmd) && !p.cmd.includes('lavfi'));
+    const accepted = rtsp.auth.accepted;
+    const open = await post<LiveStream>('live/open', { cameraId });
+    expect(open.status).toBe(0);
+    await until('the stream plays', async () => (await t.raw('GET', open.data.url)).statusCode === 200);
+    // It plays: the playlist names segments that are MPEG-TS.
+    const playlist = (await t.raw('GET', open.data.url)).body;
+    const seg = /^(seg_\d+\.ts\?[^\s]+)$/m.exec(playlist)?.[1] ?? '';
+    const ts = await t.raw('GET', open.data.url.replace(/index\.m3u8.*$/, '') + seg);
+    expect([ts.statusCode, ts.rawPayload[0]]).toEqual([200, 0x47]);
+    // The camera received the credentials (it refuses players without them) ...
+    expect(rtsp.auth.accepted).toBeGreaterThan(accepted);
+    // ... and while the remuxer runs, no process shows the password.
+    expect(ffmpegs().length).toBeGreaterThanOrEqual(1);
+    leaks('while the stream plays');
+    // A snapshot: watch the command lines while the grabber runs.
+    let grabbers = 0;
+    let done = false;
+    const take = post<CameraSnapshot>('snapshot/take', { cameraId }).finally(() => (done = true));
+    while (!done) {
+      grabbers = Math.max(grabbers, ffmpegs().length);
+      leaks('while a snapshot is taken');
+      await wait(10);
+    }
+    expect((await take).status).toBe(0);
+    expect(grabbers).toBeGreaterThanOrEqual(2); // the remuxer and the grabber were both seen
+    await post('live/close', { streamId: open.data.streamId });
+    await until('no ffmpeg left', () => t.built.cameras.live.processes() === 0);
+  }, 60_000);
+
+  it('a camera asking for credentials refuses a player without them', async () => {
+    const refused = rtsp.auth.refused;
+    const r = await post<{ id: number }>('camera/add', cam({ serialNumber: 'NOPASS', vmUser: '', vmPassword: '' }));
+    expect(r.status).toBe(0);
+    const shot = await post('snapshot/take', { cameraId: r.data.id });
+    expect([shot.status, shot.info]).toEqual([Status.invalid, 'The camera cannot be reached']);
+    expect(rtsp.auth.refused).toBeGreaterThan(refused);
+    await post('camera/delete', { id: r.data.id });
+  }, 30_000);
+
   it('a camera that goes away is reported lost and reconnects; no stray process or socket', async () => {
     const open = await post<LiveStream>('live/open', { cameraId }, scoped);
     const state = async () =>
@@ -417,7 +483,7 @@ describe('cameras', () => {
       { cameraId: String(cameraId), date: today },
       scoped,
     );
-    expect(page.data.list.map((s) => s.source).sort()).toEqual(['alert', 'manual', 'task']);
+    expect([...new Set(page.data.list.map((s) => s.source))].sort()).toEqual(['alert', 'manual', 'task']);
     const forAlert = await get<Page<CameraSnapshot>>('snapshot/getListPage', { alertId: '4242' });
     expect(forAlert.data.total).toBeGreaterThanOrEqual(1);
     // A foreign user cannot fetch the picture.

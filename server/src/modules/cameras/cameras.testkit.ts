@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 
@@ -20,6 +21,23 @@ interface Conn {
   session: string;
 }
 
+/** Credentials a test camera asks its players for, as real cameras do (Digest for most, Basic for some). */
+export interface RtspAuth {
+  user: string;
+  password: string;
+  scheme: 'basic' | 'digest';
+}
+
+const md5 = (s: string): string => crypto.createHash('md5').update(s).digest('hex');
+
+/** The parameters of a Digest Authorization header (`key="value"` or `key=value`, comma separated). */
+function digestParams(header: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of header.replace(/^Digest\s+/i, '').matchAll(/(\w+)\s*=\s*(?:"([^"]*)"|([^,\s]*))/g))
+    out.set((m[1] ?? '').toLowerCase(), m[2] ?? m[3] ?? '');
+  return out;
+}
+
 const trackOf = (url: string): number => Number(/(?:streamid|trackID|track)=(\d+)/i.exec(url)?.[1] ?? 0);
 const pathOf = (url: string): string => {
   try {
@@ -39,6 +57,13 @@ export class TestRtspServer {
   port = 0;
   /** Requests received, as "METHOD path" (tests look at them). */
   readonly requests: string[] = [];
+  /** Requests of players that carried the right credentials, and those refused for lack of them. */
+  readonly auth = { accepted: 0, refused: 0 };
+  private readonly nonce = crypto.randomBytes(16).toString('hex');
+  private readonly realm = 'TestCamera';
+
+  /** With `auth`, players must authenticate (publishers need not): DESCRIBE, SETUP and PLAY answer 401 otherwise. */
+  constructor(private readonly credentials: RtspAuth | null = null) {}
 
   async listen(): Promise<number> {
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
@@ -144,6 +169,18 @@ export class TestRtspServer {
     const asked = pathOf(url);
     const p = method === 'ANNOUNCE' ? asked : (this.aliases.get(asked) ?? asked);
     this.requests.push(`${method} ${asked}`);
+    if (this.credentials && ['DESCRIBE', 'SETUP', 'PLAY'].includes(method) && c.role !== 'publisher') {
+      if (!this.authorized(method, h.get('authorization') ?? '')) {
+        this.auth.refused++;
+        return this.reply(c, cseq, '401 Unauthorized', {
+          'WWW-Authenticate':
+            this.credentials.scheme === 'basic'
+              ? `Basic realm="${this.realm}"`
+              : `Digest realm="${this.realm}", nonce="${this.nonce}"`,
+        });
+      }
+      this.auth.accepted++;
+    }
     const session = () => {
       if (!c.session) c.session = String(++this.sessions).padStart(8, '0');
       return c.session;
@@ -154,6 +191,7 @@ export class TestRtspServer {
           Public: 'OPTIONS, DESCRIBE, ANNOUNCE, SETUP, PLAY, RECORD, TEARDOWN, GET_PARAMETER',
         });
       case 'ANNOUNCE':
+        c.role = 'publisher';
         c.path = p;
         this.sdp.set(p, body);
         return this.reply(c, cseq, '200 OK');
@@ -203,6 +241,26 @@ export class TestRtspServer {
       default:
         return this.reply(c, cseq, '501 Not Implemented');
     }
+  }
+
+  /** Whether an Authorization header carries the credentials (Basic, or Digest with or without qop=auth). */
+  private authorized(method: string, header: string): boolean {
+    const want = this.credentials;
+    if (!want) return true;
+    if (want.scheme === 'basic') {
+      const m = /^Basic\s+(\S+)$/i.exec(header);
+      return !!m && Buffer.from(m[1] ?? '', 'base64').toString('utf8') === `${want.user}:${want.password}`;
+    }
+    if (!/^Digest\s/i.test(header)) return false;
+    const p = digestParams(header);
+    if (p.get('username') !== want.user || p.get('nonce') !== this.nonce || p.get('realm') !== this.realm) return false;
+    const ha1 = md5(`${want.user}:${this.realm}:${want.password}`);
+    const ha2 = md5(`${method}:${p.get('uri') ?? ''}`);
+    const qop = p.get('qop');
+    const expected = qop
+      ? md5(`${ha1}:${this.nonce}:${p.get('nc') ?? ''}:${p.get('cnonce') ?? ''}:${qop}:${ha2}`)
+      : md5(`${ha1}:${this.nonce}:${ha2}`);
+    return p.get('response') === expected;
   }
 
   private forward(pub: Conn, channel: number, payload: Buffer): void {
