@@ -26,6 +26,12 @@ export const TASK_MAX_FILES = 3;
 /** Spec §5: the completion rate an assignee reports is 1 to 100. */
 export const TASK_RATE_MIN = 1;
 export const TASK_RATE_MAX = 100;
+/**
+ * A progress entry is for the day the work was done: today by default, or an earlier day for a report made later
+ * (back from the field without a connection), at most this many days back and not before the task's planned start
+ * day. "Today" is the UTC day of now + 14 h (the earliest time zone), so a user east of UTC may report his own today.
+ */
+export const TASK_LATE_REPORT_DAYS = 7;
 
 /**
  * A task made from an alert: its deadline is the alert's time of creation plus these days by the alert's level

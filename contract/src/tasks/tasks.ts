@@ -67,6 +67,10 @@ export const taskProgressBody = z.object({
   photos: optFileIds('Photo file ids (upload kind picture), at most 3'),
   lat: optNumber('Latitude where reported, WGS-84', -90, 90),
   lon: optNumber('Longitude where reported, WGS-84', -180, 180),
+  day: optDate(
+    'The day the work was done, for a report made later: from the planned start day, at most ' +
+      'TASK_LATE_REPORT_DAYS (7) days back, not after today; default today (UTC)',
+  ),
 });
 export const taskSubmitBody = z.object({ id: zInt() });
 export const taskReviewBody = z.object({

@@ -12,7 +12,7 @@ beforeAll(async () => {
   const resources: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const lang of ['en', 'zh', 'ko'])
     resources[lang] = Object.fromEntries(
-      ['platforms', 'terminals', 'roles', 'audit'].map((ns) => [ns, load(lang, ns)]),
+      ['platforms', 'terminals', 'roles', 'audit', 'tasks', 'archives'].map((ns) => [ns, load(lang, ns)]),
     );
   await i18next.init({ resources, lng: 'en', fallbackLng: false, interpolation: { escapeValue: false } });
 });
@@ -79,6 +79,37 @@ describe('audit details', () => {
     );
     expect(auditTarget('reservoir:7')).toBe('水库 #7');
     expect(auditTarget('li')).toBe('li');
+    await i18next.changeLanguage('en');
+  });
+
+  it('tasks and safety records: actions, codes and targets by their labels in en, zh and ko', async () => {
+    const review = {
+      action: 'task.review',
+      target: 'task:12',
+      detail: { name: 'Drain', result: 'pass', grade: 'good' },
+    };
+    const rectify = {
+      action: 'inspection.edit',
+      target: 'inspection:3',
+      detail: { state: { from: 'incomplete', to: 'completed' } },
+    };
+    const expected = {
+      en: [
+        'Task #12',
+        'Name: Drain; Result: Pass; Grade: Good',
+        'Rectification: Incomplete → Completed',
+        'Task reviewed',
+      ],
+      zh: ['任务 #12', '名称: Drain; 结果: 通过; 完成等级: 良好', '整改状态: 未完成 → 已完成', '审核任务'],
+      ko: ['작업 #12', '이름: Drain; 결과: 통과; 완료 등급: 양호', '시정 상태: 미완료 → 완료', '작업 검토'],
+    };
+    for (const [lang, [target, detail, change, action]] of Object.entries(expected)) {
+      await i18next.changeLanguage(lang);
+      expect(auditTarget(review.target)).toBe(target);
+      expect(auditDetailText(review)).toBe(detail);
+      expect(auditDetailText(rectify)).toBe(change);
+      expect(i18next.t('audit:actions.task_review')).toBe(action);
+    }
     await i18next.changeLanguage('en');
   });
 });

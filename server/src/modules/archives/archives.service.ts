@@ -6,6 +6,7 @@ import {
   MAX_PROBLEM_PHOTOS,
   Status,
   type ArchiveContact,
+  type AuditAction,
   type ArchiveFile,
   type ArchiveSite,
   type Drill,
@@ -23,6 +24,7 @@ import {
   type SafetyFolder,
 } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { findSite } from '../../platform/auth/sites.ts';
 import { AppError } from '../../platform/http/errors.ts';
@@ -41,6 +43,11 @@ const IMAGE_TYPES: readonly string[] = ['jpg', 'png', 'gif', 'bmp'];
 const dedupe = (ids: readonly string[]): string[] => [...new Set(ids)];
 const invalid = (key: MessageKey, params?: Record<string, string | number>) =>
   new AppError(Status.invalid, key, params);
+
+/** Where a call came from (the audit record's address). */
+export interface Meta {
+  ip: string;
+}
 
 export interface InspectionInput {
   platformId: number;
@@ -70,8 +77,21 @@ export class ArchivesService {
     return this.ctx.db;
   }
 
-  private async site(user: SessionUser, platformId: number): Promise<void> {
-    if (!(await findSite(this.db, user.scope, platformId))) throw new AppError(Status.notFound, 'platformNotFound');
+  private async site(user: SessionUser, platformId: number): Promise<string> {
+    const site = await findSite(this.db, user.scope, platformId);
+    if (!site) throw new AppError(Status.notFound, 'platformNotFound');
+    return site.name;
+  }
+
+  /** The audit record of a change (target `<kind>:<id>`: inspection, plan, safetyFolder, safetyDocument). */
+  private audit(
+    user: SessionUser,
+    meta: Meta,
+    action: AuditAction,
+    target: string,
+    detail: Record<string, unknown>,
+  ): Promise<void> {
+    return writeAudit(this.db, { action, userId: user.id, account: user.account, target, detail, ip: meta.ip });
   }
 
   /** The files exist for the caller, belong to this site, and (photos) are images. */
@@ -161,13 +181,24 @@ export class ArchivesService {
     };
   }
 
-  async addInspection(user: SessionUser, input: InspectionInput): Promise<number> {
-    return repo.insertInspection(this.db, await this.checkInspection(user, input), user.id);
+  async addInspection(user: SessionUser, input: InspectionInput, meta: Meta): Promise<number> {
+    const id = await repo.insertInspection(this.db, await this.checkInspection(user, input), user.id);
+    await this.audit(user, meta, 'inspection.add', `inspection:${id}`, {
+      site: await this.site(user, input.platformId),
+      inspectionDate: input.inspectionDate,
+      state: input.state,
+    });
+    return id;
   }
 
-  async editInspection(user: SessionUser, id: number, input: InspectionInput): Promise<void> {
-    await this.mustInspection(user, id);
+  async editInspection(user: SessionUser, id: number, input: InspectionInput, meta: Meta): Promise<void> {
+    const before = await this.mustInspection(user, id);
     await repo.updateInspection(this.db, id, await this.checkInspection(user, input));
+    await this.audit(user, meta, 'inspection.edit', `inspection:${id}`, {
+      site: before.platformName,
+      inspectionDate: input.inspectionDate,
+      ...(before.state !== input.state ? { state: { from: before.state, to: input.state } } : {}),
+    });
   }
 
   async rectifyInspection(
@@ -175,16 +206,26 @@ export class ArchivesService {
     id: number,
     completedDate: string,
     result: string | undefined,
+    meta: Meta,
   ): Promise<void> {
     const r = await this.mustInspection(user, id);
     if (r.state === 'completed') throw invalid('archivesAlreadyRectified');
     checkCompletion(r.inspectionDate, completedDate, await todayOf(this.db), COMPLETION);
     if (!(await repo.rectifyInspection(this.db, id, completedDate, result))) throw invalid('archivesAlreadyRectified');
+    await this.audit(user, meta, 'inspection.rectify', `inspection:${id}`, {
+      site: r.platformName,
+      inspectionDate: r.inspectionDate,
+      completedDate,
+    });
   }
 
-  async deleteInspection(user: SessionUser, id: number): Promise<void> {
-    await this.mustInspection(user, id);
+  async deleteInspection(user: SessionUser, id: number, meta: Meta): Promise<void> {
+    const r = await this.mustInspection(user, id);
     await repo.deleteInspection(this.db, id);
+    await this.audit(user, meta, 'inspection.delete', `inspection:${id}`, {
+      site: r.platformName,
+      inspectionDate: r.inspectionDate,
+    });
   }
 
   // ---------------------------------------------------------------------------------------- plans
@@ -230,11 +271,12 @@ export class ArchivesService {
       contactId?: number | undefined;
       remindDays?: number | undefined;
     },
+    meta: Meta,
   ): Promise<number> {
-    await this.site(user, input.platformId);
+    const site = await this.site(user, input.platformId);
     await this.contact(input.contactId);
     const v = await this.checkVersion(user, input.platformId, input);
-    return repo.insertPlan(
+    const id = await repo.insertPlan(
       this.db,
       input.platformId,
       {
@@ -246,50 +288,96 @@ export class ArchivesService {
       v,
       user.id,
     );
+    await this.audit(user, meta, 'plan.add', `plan:${id}`, { site, name: input.name, kind: input.kind });
+    return id;
   }
 
   async editPlan(
     user: SessionUser,
     id: number,
     input: { kind: PlanKind; name: string; contactId?: number | undefined; remindDays?: number | undefined },
+    meta: Meta,
   ): Promise<void> {
     const plan = await this.mustPlan(user, id);
     await this.contact(input.contactId);
     await repo.updatePlan(this.db, id, { ...input, remindDays: input.remindDays ?? plan.remindDays });
+    await this.audit(user, meta, 'plan.edit', `plan:${id}`, {
+      site: plan.platformName,
+      name: plan.name === input.name ? input.name : { from: plan.name, to: input.name },
+    });
   }
 
-  async deletePlan(user: SessionUser, id: number): Promise<void> {
-    await this.mustPlan(user, id);
+  async deletePlan(user: SessionUser, id: number, meta: Meta): Promise<void> {
+    const plan = await this.mustPlan(user, id);
     await repo.deletePlan(this.db, id);
+    await this.audit(user, meta, 'plan.delete', `plan:${id}`, { site: plan.platformName, name: plan.name });
   }
 
-  async addVersion(user: SessionUser, planId: number, input: repo.VersionWrite): Promise<number> {
+  async addVersion(user: SessionUser, planId: number, input: repo.VersionWrite, meta: Meta): Promise<number> {
     const plan = await this.mustPlan(user, planId);
-    return repo.insertVersion(this.db, planId, await this.checkVersion(user, plan.platformId, input), user.id);
+    const id = await repo.insertVersion(
+      this.db,
+      planId,
+      await this.checkVersion(user, plan.platformId, input),
+      user.id,
+    );
+    const v = await repo.getVersion(this.db, user.scope, id);
+    await this.audit(user, meta, 'plan.version', `plan:${planId}`, {
+      site: plan.platformName,
+      name: plan.name,
+      version: v?.version ?? null,
+      validTo: input.validTo,
+    });
+    return id;
   }
 
-  async approveVersion(user: SessionUser, versionId: number): Promise<{ approvedBy: string; approvedAt: string }> {
+  async approveVersion(
+    user: SessionUser,
+    versionId: number,
+    meta: Meta,
+  ): Promise<{ approvedBy: string; approvedAt: string }> {
     const v = await repo.getVersion(this.db, user.scope, versionId);
     if (!v) throw new AppError(Status.notFound, 'archivesPlanVersionNotFound');
     const done = await repo.approveVersion(this.db, versionId, user);
-    if (done) return done;
+    if (done) {
+      const plan = await this.mustPlan(user, v.planId);
+      await this.audit(user, meta, 'plan.approve', `plan:${v.planId}`, {
+        site: plan.platformName,
+        name: plan.name,
+        version: v.version,
+      });
+      return done;
+    }
     const now = await repo.getVersion(this.db, user.scope, versionId);
     if (now?.approvedBy) throw invalid('archivesVersionApproved', { version: v.version, name: now.approvedBy });
     throw invalid('archivesVersionSuperseded', { version: v.version });
   }
 
-  async addDrill(user: SessionUser, planId: number, input: repo.DrillWrite): Promise<number> {
+  async addDrill(user: SessionUser, planId: number, input: repo.DrillWrite, meta: Meta): Promise<number> {
     const plan = await this.mustPlan(user, planId);
     if (input.drillDate > (await todayOf(this.db))) throw invalid('archivesDrillInFuture');
     const files = dedupe(input.files);
     if (files.length > MAX_PLAN_FILES) throw invalid('archivesTooManyFiles', { max: MAX_PLAN_FILES });
     await this.checkFiles(user, plan.platformId, files);
-    return repo.insertDrill(this.db, planId, { ...input, files }, user.id);
+    const id = await repo.insertDrill(this.db, planId, { ...input, files }, user.id);
+    await this.audit(user, meta, 'plan.drillAdd', `plan:${planId}`, {
+      site: plan.platformName,
+      name: plan.name,
+      drillDate: input.drillDate,
+    });
+    return id;
   }
 
-  async deleteDrill(user: SessionUser, id: number): Promise<void> {
-    if (!(await repo.getDrill(this.db, user.scope, id))) throw new AppError(Status.notFound, 'archivesDrillNotFound');
+  async deleteDrill(user: SessionUser, id: number, meta: Meta): Promise<void> {
+    const d = await repo.getDrill(this.db, user.scope, id);
+    if (!d) throw new AppError(Status.notFound, 'archivesDrillNotFound');
+    const plan = await this.mustPlan(user, d.planId);
     await repo.deleteDrill(this.db, id);
+    await this.audit(user, meta, 'plan.drillDelete', `plan:${d.planId}`, {
+      site: plan.platformName,
+      name: plan.name,
+      drillDate: d.drillDate,
+    });
   }
 
   // ------------------------------------------------------------------------------- security files
@@ -306,17 +394,28 @@ export class ArchivesService {
     return f;
   }
 
-  async addFolder(user: SessionUser, platformId: number, parentId: number | undefined, name: string): Promise<number> {
-    await this.site(user, platformId);
+  async addFolder(
+    user: SessionUser,
+    platformId: number,
+    parentId: number | undefined,
+    name: string,
+    meta: Meta,
+  ): Promise<number> {
+    const site = await this.site(user, platformId);
     if (parentId !== undefined) await this.mustFolder(user, parentId, platformId);
     const id = await repo.insertFolder(this.db, platformId, parentId ?? null, name);
     if (id === undefined) throw invalid('archivesFolderExists', { name });
+    await this.audit(user, meta, 'safetyFolder.add', `safetyFolder:${id}`, { site, name });
     return id;
   }
 
-  async deleteFolder(user: SessionUser, id: number): Promise<void> {
-    await this.mustFolder(user, id);
+  async deleteFolder(user: SessionUser, id: number, meta: Meta): Promise<void> {
+    const f = await this.mustFolder(user, id);
     if (!(await repo.deleteEmptyFolder(this.db, id))) throw invalid('archivesFolderNotEmpty');
+    await this.audit(user, meta, 'safetyFolder.delete', `safetyFolder:${id}`, {
+      site: await this.site(user, f.platformId),
+      name: f.name,
+    });
   }
 
   private async checkDocument(user: SessionUser, platformId: number, w: repo.DocumentWrite): Promise<void> {
@@ -366,37 +465,62 @@ export class ArchivesService {
       fileId: string;
       note?: string | undefined;
     },
+    meta: Meta,
   ): Promise<number> {
-    await this.site(user, input.platformId);
+    const site = await this.site(user, input.platformId);
     const w: repo.DocumentWrite = { ...input, remindDays: input.remindDays ?? DEFAULT_REMIND_DAYS };
     await this.checkDocument(user, input.platformId, w);
     await this.checkFiles(user, input.platformId, [input.fileId]);
-    return repo.insertDocument(this.db, input.platformId, w, input, user);
+    const id = await repo.insertDocument(this.db, input.platformId, w, input, user);
+    await this.audit(user, meta, 'safetyDocument.add', `safetyDocument:${id}`, {
+      site,
+      name: input.name,
+      docType: input.docType,
+      ...(input.expiresOn ? { expiresOn: input.expiresOn } : {}),
+    });
+    return id;
   }
 
   async editDocument(
     user: SessionUser,
     id: number,
     input: Omit<repo.DocumentWrite, 'remindDays'> & { remindDays?: number | undefined },
+    meta: Meta,
   ): Promise<void> {
     const d = await this.mustDocument(user, id);
     const w: repo.DocumentWrite = { ...input, remindDays: input.remindDays ?? d.remindDays };
     await this.checkDocument(user, d.platformId, w);
     await repo.updateDocument(this.db, id, w);
+    await this.audit(user, meta, 'safetyDocument.edit', `safetyDocument:${id}`, {
+      site: d.platformName,
+      name: d.name === input.name ? input.name : { from: d.name, to: input.name },
+      ...(d.expiresOn !== (input.expiresOn ?? null) ? { expiresOn: { from: d.expiresOn, to: input.expiresOn } } : {}),
+    });
   }
 
   async addDocumentVersion(
     user: SessionUser,
     documentId: number,
     file: { fileId: string; note?: string | undefined },
+    meta: Meta,
   ): Promise<number> {
     const d = await this.mustDocument(user, documentId);
     await this.checkFiles(user, d.platformId, [file.fileId]);
-    return repo.insertDocumentVersion(this.db, documentId, file, user);
+    const id = await repo.insertDocumentVersion(this.db, documentId, file, user);
+    await this.audit(user, meta, 'safetyDocument.version', `safetyDocument:${documentId}`, {
+      site: d.platformName,
+      name: d.name,
+      version: d.version + 1,
+    });
+    return id;
   }
 
-  async deleteDocument(user: SessionUser, id: number): Promise<void> {
-    await this.mustDocument(user, id);
+  async deleteDocument(user: SessionUser, id: number, meta: Meta): Promise<void> {
+    const d = await this.mustDocument(user, id);
     await repo.deleteDocument(this.db, id);
+    await this.audit(user, meta, 'safetyDocument.delete', `safetyDocument:${id}`, {
+      site: d.platformName,
+      name: d.name,
+    });
   }
 }

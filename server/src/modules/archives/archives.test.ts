@@ -430,4 +430,83 @@ describe('safety supervision (archives)', () => {
       expect(await t.built.archiveReminders.check()).toBe(0);
     });
   });
+  it('every change of an inspection, plan, folder or file writes an audit record; a refused one writes none', async () => {
+    const first = Number(
+      (await sql<{ n: number }>`select coalesce(max(id), 0)::int as n from audit_log`.execute(t.db.k)).rows[0]!.n,
+    );
+    const ok = async (path: string, body: Record<string, unknown>): Promise<number> => {
+      const r = await post(path, body);
+      expect(r.status, `${path}: ${r.info}`).toBe(0);
+      return (r.data as { id?: number } | null)?.id ?? 0;
+    };
+    const insp = await ok('supervise/add', inspection());
+    await ok('supervise/edit', { id: insp, ...inspection({ inspector: 'Zhang Min' }) });
+    await ok('supervise/setRectified', { id: insp, completedDate: day(0), result: 'Sealed' });
+    await ok('supervise/delete', { id: insp });
+    const plan = await ok('plan/add', {
+      platformId: siteA,
+      kind: 'prevention',
+      name: 'Slide plan',
+      validFrom: day(-10),
+      validTo: day(300),
+    });
+    await ok('plan/edit', { id: plan, kind: 'prevention', name: 'Slide prevention plan' });
+    await ok('plan/addVersion', { planId: plan, validFrom: day(0), validTo: day(400) });
+    const v = (await get<PlanDetail>('plan/getDetail', { id: String(plan) })).data.versions[0]!;
+    await ok('plan/approveVersion', { versionId: v.id });
+    expect((await post('plan/approveVersion', { versionId: v.id })).status).toBe(Status.invalid);
+    const drill = await ok('plan/addDrill', { planId: plan, drillDate: day(-1), participants: 'Team B' });
+    await ok('plan/deleteDrill', { id: drill });
+    await ok('plan/delete', { id: plan });
+    const folder = await ok('safety/addFolder', { platformId: siteA, name: 'Audited folder' });
+    const f1 = await file(siteA, 'permit.pdf', pdf());
+    const docId = await ok('safety/add', {
+      platformId: siteA,
+      folderId: folder,
+      name: 'Permit',
+      docType: 'other',
+      fileId: f1,
+    });
+    await ok('safety/edit', { id: docId, folderId: folder, name: 'Blasting permit', docType: 'other' });
+    await ok('safety/addVersion', { documentId: docId, fileId: await file(siteA, 'permit-2.pdf', pdf()) });
+    await ok('safety/delete', { id: docId });
+    await ok('safety/deleteFolder', { id: folder });
+    const rows = await t.db.k
+      .selectFrom('audit_log')
+      .select(['action', 'account', 'target', 'detail', 'ip'])
+      .where('id', '>', first)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.action, r.target])).toEqual([
+      ['inspection.add', `inspection:${insp}`],
+      ['inspection.edit', `inspection:${insp}`],
+      ['inspection.rectify', `inspection:${insp}`],
+      ['inspection.delete', `inspection:${insp}`],
+      ['plan.add', `plan:${plan}`],
+      ['plan.edit', `plan:${plan}`],
+      ['plan.version', `plan:${plan}`],
+      ['plan.approve', `plan:${plan}`],
+      ['plan.drillAdd', `plan:${plan}`],
+      ['plan.drillDelete', `plan:${plan}`],
+      ['plan.delete', `plan:${plan}`],
+      ['safetyFolder.add', `safetyFolder:${folder}`],
+      ['safetyDocument.add', `safetyDocument:${docId}`],
+      ['safetyDocument.edit', `safetyDocument:${docId}`],
+      ['safetyDocument.version', `safetyDocument:${docId}`],
+      ['safetyDocument.delete', `safetyDocument:${docId}`],
+      ['safetyFolder.delete', `safetyFolder:${folder}`],
+    ]);
+    expect(rows.every((r) => r.account === 'safetyA' && r.ip)).toBe(true);
+    const detail = (action: string) => {
+      const d = rows.find((r) => r.action === action)!.detail as unknown;
+      return (typeof d === 'string' ? JSON.parse(d) : d) as Record<string, unknown>;
+    };
+    expect(detail('inspection.add')).toEqual({ site: 'Archive slope A', inspectionDate: day(-3), state: 'incomplete' });
+    expect(detail('plan.edit')).toEqual({
+      site: 'Archive slope A',
+      name: { from: 'Slide plan', to: 'Slide prevention plan' },
+    });
+    expect(detail('plan.approve')).toEqual({ site: 'Archive slope A', name: 'Slide prevention plan', version: 2 });
+    expect(detail('safetyDocument.version')).toEqual({ site: 'Archive slope A', name: 'Blasting permit', version: 2 });
+  });
 });

@@ -278,19 +278,32 @@ export async function startTask(tx: Exec, id: number, userId: number): Promise<b
   return Number(r.numAffectedRows ?? 0) === 1;
 }
 
-/** A progress report of an ongoing task by its assignee: the task's rate and the entry, or nothing. */
+/**
+ * A progress report of an ongoing task by its assignee: the entry, and the task's rate unless an entry of a later day
+ * already gave it (a late report of an earlier day does not set the rate back); or nothing.
+ */
 export async function addProgress(
   tx: Exec,
   id: number,
   user: { id: number; name: string },
-  p: { text: string; completionRate: number; photos: string[]; lat: number | null; lon: number | null },
+  p: {
+    text: string;
+    completionRate: number;
+    photos: string[];
+    lat: number | null;
+    lon: number | null;
+    /** The day the work was done (yyyy-MM-dd), checked by the service. */
+    day: string;
+  },
 ): Promise<number | null> {
-  const u = await sql`update tasks set completion_rate = ${p.completionRate}, updated_at = now()
+  const u = await sql`update tasks set updated_at = now(), completion_rate = case when exists (select 1
+      from task_progress e where e.task_id = ${id} and e.day > ${p.day}::date) then completion_rate
+      else ${p.completionRate} end
     where id = ${id} and assignee_id = ${user.id} and status = 'ongoing'`.execute(tx);
   if (Number(u.numAffectedRows ?? 0) !== 1) return null;
   const r = await sql<{ id: string | number }>`insert into task_progress (task_id, user_id, user_name, day, text,
       completion_rate, photos, lat, lon)
-    values (${id}, ${user.id}, ${user.name}, (now() at time zone 'utc')::date, ${p.text}, ${p.completionRate},
+    values (${id}, ${user.id}, ${user.name}, ${p.day}::date, ${p.text}, ${p.completionRate},
       ${JSON.stringify(p.photos)}::jsonb, ${p.lat}, ${p.lon})
     returning id`.execute(tx);
   return Number(r.rows[0]!.id);

@@ -13,28 +13,28 @@ export function registerTasks(app: FastifyInstance, ctx: AppContext, svc: TasksS
   defineRoute(app, ctx, r.detail, async (c) => ({ data: await svc.detail(caller(c), c.query.id) }));
   defineRoute(app, ctx, r.create, async (c) => ({
     key: 'created',
-    data: { id: await svc.create(caller(c), c.lang, c.body) },
+    data: { id: await svc.create(caller(c), c.lang, c.body, c) },
   }));
   defineRoute(app, ctx, r.edit, async (c) => {
     const { id, ...input } = c.body;
-    await svc.edit(caller(c), c.lang, id, input);
+    await svc.edit(caller(c), c.lang, id, input, c);
     return { key: 'modified' };
   });
   defineRoute(app, ctx, r.start, async (c) => {
-    await svc.start(caller(c), c.lang, c.body.id);
+    await svc.start(caller(c), c.lang, c.body.id, c);
     return { key: 'taskStarted' };
   });
   defineRoute(app, ctx, r.progress, async (c) => {
     const { id, ...p } = c.body;
-    return { key: 'created', data: { id: await svc.progress(caller(c), c.lang, id, p) } };
+    return { key: 'created', data: { id: await svc.progress(caller(c), c.lang, id, p, c) } };
   });
   defineRoute(app, ctx, r.submit, async (c) => {
-    await svc.submit(caller(c), c.lang, c.body.id);
+    await svc.submit(caller(c), c.lang, c.body.id, c);
     return { key: 'taskSubmitted' };
   });
   defineRoute(app, ctx, r.review, async (c) => {
     const { id, ...review } = c.body;
-    await svc.review(caller(c), c.lang, id, review);
+    await svc.review(caller(c), c.lang, id, review, c);
     return { key: 'taskReviewed' };
   });
   defineRoute(app, ctx, r.progressList, async (c) => {

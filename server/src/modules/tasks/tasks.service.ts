@@ -3,12 +3,14 @@ import {
   Status,
   TASK_ALERT_DEADLINE_DAYS,
   TASK_ALERT_PRIORITY,
+  TASK_LATE_REPORT_DAYS,
   TASK_MAX_FILES,
   TASK_RATE_MAX,
   TASK_RATE_MIN,
   TASK_REMINDER_HOURS,
   deviationRate,
   remainingDays,
+  type AuditAction,
   type FileType,
   type Language,
   type Task,
@@ -24,6 +26,7 @@ import {
   type TaskUser,
 } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import type { DataScope, SessionUser } from '../../platform/auth/access.ts';
 import { findSite } from '../../platform/auth/sites.ts';
 import { AppError } from '../../platform/http/errors.ts';
@@ -95,6 +98,11 @@ const REQUIRED: [keyof TaskInput, MessageKey][] = [
   ['description', 'taskDescriptionRequired'],
 ];
 
+/** Where a call came from (the audit record's address). */
+export interface Meta {
+  ip: string;
+}
+
 const instant = (s: string): number => Date.parse(s.includes(' ') ? s.replace(' ', 'T') : s);
 const toIso = (s: string): string => new Date(instant(s)).toISOString();
 
@@ -116,6 +124,24 @@ export class TasksService {
     private readonly deps: TasksDeps,
   ) {
     this.now = deps.now ?? (() => new Date());
+  }
+
+  /** The audit record of a change to a task (target `task:<id>`), like the other modules' changes. */
+  private audit(
+    user: SessionUser,
+    meta: Meta,
+    action: AuditAction,
+    id: number,
+    detail: Record<string, unknown>,
+  ): Promise<void> {
+    return writeAudit(this.ctx.db, {
+      action,
+      userId: user.id,
+      account: user.account,
+      target: `task:${id}`,
+      detail,
+      ip: meta.ip,
+    });
   }
 
   private viewer(u: SessionUser): repo.Viewer {
@@ -377,6 +403,7 @@ export class TasksService {
     user: SessionUser,
     lang: Language,
     input: TaskInput & { alertId?: number | undefined },
+    meta: Meta,
   ): Promise<number> {
     let alert: TaskAlert | undefined;
     if (input.alertId !== undefined) {
@@ -387,24 +414,31 @@ export class TasksService {
     }
     const w = await this.check(user, input);
     await repo.rememberLanguage(this.ctx.db, user.id, lang);
-    const id = await this.ctx.db.k.transaction().execute(async (tx) => {
+    const t = await this.ctx.db.k.transaction().execute(async (tx) => {
       const id = await repo.insertTask(tx, w, user.id, alert ? { id: alert.id, evidence: alert.evidence } : null);
-      const t = await repo.getTask(tx, { id: user.id, scope: { all: true } }, id);
-      await this.notify(tx, t!, 'assigned', { kind: 'assigned' }, [t!.assigneeId], lang);
-      await this.notify(tx, t!, 'reviewerAssigned', { kind: 'reviewerAssigned' }, [t!.reviewerId], lang);
-      return id;
+      const t = (await repo.getTask(tx, { id: user.id, scope: { all: true } }, id))!;
+      await this.notify(tx, t, 'assigned', { kind: 'assigned' }, [t.assigneeId], lang);
+      await this.notify(tx, t, 'reviewerAssigned', { kind: 'reviewerAssigned' }, [t.reviewerId], lang);
+      return t;
     });
     this.deps.kickOutbox();
-    return id;
+    await this.audit(user, meta, 'task.add', t.id, {
+      name: t.name,
+      site: t.platformName,
+      assignee: t.assignee,
+      reviewer: t.reviewer,
+      ...(t.alertId !== null ? { alertId: t.alertId } : {}),
+    });
+    return t.id;
   }
 
-  async edit(user: SessionUser, lang: Language, id: number, input: TaskInput): Promise<void> {
+  async edit(user: SessionUser, lang: Language, id: number, input: TaskInput, meta: Meta): Promise<void> {
     const t = await this.mustGet(user, id);
     if (t.status === 'completed') throw invalid('taskCompletedNoEdit');
     if (t.alertId !== null) input = { ...input, platformId: t.platformId, deviceId: t.deviceId ?? undefined };
     const w = await this.check(user, input, t);
     await repo.rememberLanguage(this.ctx.db, user.id, lang);
-    const notifyNew = await this.ctx.db.k.transaction().execute(async (tx) => {
+    const after = await this.ctx.db.k.transaction().execute(async (tx) => {
       if (!(await repo.updateTask(tx, id, w))) throw invalid('taskCompletedNoEdit');
       const now = (await repo.getTask(tx, { id: user.id, scope: { all: true } }, id))!;
       // A new responsible person or reviewer is told, like at the creation.
@@ -413,9 +447,19 @@ export class TasksService {
         await this.notify(tx, now, `assigned:${stamp}`, { kind: 'assigned' }, [now.assigneeId], lang);
       if (now.reviewerId !== t.reviewerId)
         await this.notify(tx, now, `reviewerAssigned:${stamp}`, { kind: 'reviewerAssigned' }, [now.reviewerId], lang);
-      return now.assigneeId !== t.assigneeId || now.reviewerId !== t.reviewerId;
+      return now;
     });
-    if (notifyNew) this.deps.kickOutbox();
+    const changed = (k: 'name' | 'assignee' | 'reviewer' | 'priority' | 'endTime') =>
+      after[k] !== t[k] ? { [k]: { from: t[k], to: after[k] } } : {};
+    if (after.assigneeId !== t.assigneeId || after.reviewerId !== t.reviewerId) this.deps.kickOutbox();
+    await this.audit(user, meta, 'task.edit', id, {
+      name: after.name,
+      ...changed('name'),
+      ...changed('assignee'),
+      ...changed('reviewer'),
+      ...changed('priority'),
+      ...changed('endTime'),
+    });
   }
 
   /** Why a transition was refused: the message of the first rule the task breaks (nothing was changed). */
@@ -432,11 +476,12 @@ export class TasksService {
     return invalid('taskAlreadySubmitted');
   }
 
-  async start(user: SessionUser, lang: Language, id: number): Promise<void> {
+  async start(user: SessionUser, lang: Language, id: number, meta: Meta): Promise<void> {
     const t = await this.mustGet(user, id);
     await repo.rememberLanguage(this.ctx.db, user.id, lang);
     const ok = await this.ctx.db.k.transaction().execute((tx) => repo.startTask(tx, id, user.id));
     if (!ok) throw this.refusal((await this.mustGet(user, id)) ?? t, user, 'start');
+    await this.audit(user, meta, 'task.start', id, { name: t.name });
   }
 
   async progress(
@@ -449,7 +494,9 @@ export class TasksService {
       photos?: string[] | undefined;
       lat?: number | undefined;
       lon?: number | undefined;
+      day?: string | undefined;
     },
+    meta: Meta,
   ): Promise<number> {
     const t = await this.mustGet(user, id);
     if (!p.text) throw invalid('taskProgressTextRequired', {}, 'text');
@@ -457,6 +504,7 @@ export class TasksService {
     if (p.completionRate < TASK_RATE_MIN || p.completionRate > TASK_RATE_MAX)
       throw invalid('taskRateRange', { min: TASK_RATE_MIN, max: TASK_RATE_MAX });
     if ((p.lat === undefined) !== (p.lon === undefined)) throw invalid('taskPositionIncomplete');
+    const day = this.reportDay(t, p.day);
     const photos = [...new Set(p.photos ?? [])];
     await this.checkFiles(user, t.platformId, photos);
     await repo.rememberLanguage(this.ctx.db, user.id, lang);
@@ -467,14 +515,33 @@ export class TasksService {
         photos,
         lat: p.lat ?? null,
         lon: p.lon ?? null,
+        day,
       }),
     );
     if (entry === null) throw this.refusal(await this.mustGet(user, id), user, 'progress');
+    await this.audit(user, meta, 'task.progress', id, { name: t.name, day, completionRate: p.completionRate });
     return entry;
   }
 
-  async submit(user: SessionUser, lang: Language, id: number): Promise<void> {
-    await this.mustGet(user, id);
+  /**
+   * The day of a progress entry (TASK_LATE_REPORT_DAYS): today unless given; an earlier day for a report made later,
+   * at most TASK_LATE_REPORT_DAYS back and not before the task's planned start day; never after today (the UTC day
+   * of now + 14 h, the earliest time zone).
+   */
+  private reportDay(t: repo.TaskRow, day: string | undefined): string {
+    const now = this.now().getTime();
+    const today = new Date(now).toISOString().slice(0, 10);
+    if (day === undefined) return today;
+    const latest = new Date(now + 14 * 3_600_000).toISOString().slice(0, 10);
+    const back = new Date(now - TASK_LATE_REPORT_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const planned = t.startTime.slice(0, 10);
+    const earliest = planned > back ? planned : back;
+    if (day > latest || day < earliest) throw invalid('taskProgressDayRange', { from: earliest, to: today }, 'day');
+    return day;
+  }
+
+  async submit(user: SessionUser, lang: Language, id: number, meta: Meta): Promise<void> {
+    const before = await this.mustGet(user, id);
     await repo.rememberLanguage(this.ctx.db, user.id, lang);
     const ok = await this.ctx.db.k.transaction().execute(async (tx) => {
       if (!(await repo.submitTask(tx, id, user.id))) return false;
@@ -484,6 +551,7 @@ export class TasksService {
     });
     if (!ok) throw this.refusal(await this.mustGet(user, id), user, 'submit');
     this.deps.kickOutbox();
+    await this.audit(user, meta, 'task.submit', id, { name: before.name, completionRate: before.completionRate });
   }
 
   async review(
@@ -491,6 +559,7 @@ export class TasksService {
     lang: Language,
     id: number,
     r: { result?: TaskReviewResult | undefined; grade?: TaskGrade | undefined; note?: string | undefined },
+    meta: Meta,
   ): Promise<void> {
     const t = await this.mustGet(user, id);
     if (t.assigneeId === user.id) throw invalid('taskReviewOwn');
@@ -515,6 +584,11 @@ export class TasksService {
     });
     if (!ok) throw this.refusal(await this.mustGet(user, id), user, 'review');
     this.deps.kickOutbox();
+    await this.audit(user, meta, 'task.review', id, {
+      name: t.name,
+      result,
+      ...(result === 'pass' ? { grade: r.grade } : { note: r.note }),
+    });
   }
 
   // ---------------------------------------------------------------------------------------------- messages

@@ -455,4 +455,95 @@ describe('field tasks', () => {
     expect(all.data.list.every((x) => x.reviewerId === id.rev)).toBe(true);
     expect(all.data.total).toBeGreaterThan(3);
   });
+  it('a progress report of an earlier day: within the plan and the last days only; the rate stays the latest', async () => {
+    const dayOf = (n: number) => at(n).slice(0, 10);
+    const taskId = await create({ name: 'Late reports', startTime: at(-10), endTime: at(5) });
+    await post('start', { id: taskId }, tok.eng);
+    const before = await snapshot(taskId);
+    for (const [d, why] of [
+      [dayOf(2), 'after today'],
+      [dayOf(-8), 'more than 7 days back'],
+    ] as const) {
+      const r = await post('progress/add', { id: taskId, text: why, completionRate: 10, day: d }, tok.eng);
+      expect(r, why).toMatchObject({
+        status: 422,
+        info: `The day of a progress report must be from ${dayOf(-7)} to ${dayOf(0)}`,
+      });
+    }
+    // A task planned from 2 days ago: not before its planned start day.
+    const recent = await create({ name: 'Recent', startTime: at(-2), endTime: at(5) });
+    await post('start', { id: recent }, tok.eng);
+    const early = await post('progress/add', { id: recent, text: 'x', completionRate: 5, day: dayOf(-3) }, tok.eng);
+    expect(early.info).toBe(`The day of a progress report must be from ${dayOf(-2)} to ${dayOf(0)}`);
+    expect(await snapshot(taskId)).toEqual(before);
+    // Today (70), then yesterday's report made late (40): the history has both days, the rate stays 70.
+    expect((await post('progress/add', { id: taskId, text: 'Today', completionRate: 70 }, tok.eng)).status).toBe(0);
+    const late = await post(
+      'progress/add',
+      { id: taskId, text: 'Yesterday', completionRate: 40, day: dayOf(-1) },
+      tok.eng,
+    );
+    expect(late.status, late.info).toBe(0);
+    const h = await get<Page<TaskProgress>>('progress/getListPage', { id: String(taskId) }, tok.pub);
+    expect(h.data.list.map((e) => [e.day, e.text])).toEqual([
+      [dayOf(0), 'Today'],
+      [dayOf(-1), 'Yesterday'],
+    ]);
+    expect((await detail(taskId)).data.completionRate).toBe(70);
+    // Only the assignee reports, for any day.
+    const other = await post('progress/add', { id: taskId, text: 'x', completionRate: 5, day: dayOf(-1) }, tok.pub);
+    expect(other.info).toBe('Only the responsible person of the task may do this');
+  });
+
+  it('every change of a task writes an audit record (who, what, from where), shown in the audit log', async () => {
+    const taskId = await create({ name: 'Audited task' });
+    expect((await post('edit', { id: taskId, ...body({ name: 'Audited task, renamed' }) }, tok.pub)).status).toBe(0);
+    await post('start', { id: taskId }, tok.eng);
+    await post('progress/add', { id: taskId, text: 'Day one', completionRate: 50, day: at(-1).slice(0, 10) }, tok.eng);
+    await post('submit', { id: taskId }, tok.eng);
+    await post('review', { id: taskId, result: 'fail', note: 'Photo missing' }, tok.rev);
+    await post('progress/add', { id: taskId, text: 'Day two', completionRate: 100 }, tok.eng);
+    await post('submit', { id: taskId }, tok.eng);
+    await post('review', { id: taskId, result: 'pass', grade: 'good' }, tok.rev);
+    // A refused call writes nothing.
+    await post('review', { id: taskId, result: 'pass', grade: 'good' }, tok.rev);
+    const rows = await t.db.k
+      .selectFrom('audit_log')
+      .select(['action', 'account', 'detail', 'ip'])
+      .where('target', '=', `task:${taskId}`)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.action, r.account])).toEqual([
+      ['task.add', 'pub'],
+      ['task.edit', 'pub'],
+      ['task.start', 'eng'],
+      ['task.progress', 'eng'],
+      ['task.submit', 'eng'],
+      ['task.review', 'rev'],
+      ['task.progress', 'eng'],
+      ['task.submit', 'eng'],
+      ['task.review', 'rev'],
+    ]);
+    const detailOf = (i: number) => {
+      const d = rows[i]!.detail as unknown;
+      return (typeof d === 'string' ? JSON.parse(d) : d) as Record<string, unknown>;
+    };
+    expect(detailOf(0)).toMatchObject({
+      name: 'Audited task',
+      site: 'Tailings pond A',
+      assignee: 'eng',
+      reviewer: 'rev',
+    });
+    expect(detailOf(1)).toMatchObject({ name: { from: 'Audited task', to: 'Audited task, renamed' } });
+    expect(detailOf(3)).toEqual({ name: 'Audited task, renamed', day: at(-1).slice(0, 10), completionRate: 50 });
+    expect(detailOf(5)).toEqual({ name: 'Audited task, renamed', result: 'fail', note: 'Photo missing' });
+    expect(detailOf(8)).toEqual({ name: 'Audited task, renamed', result: 'pass', grade: 'good' });
+    expect(rows.every((r) => r.ip)).toBe(true);
+    // The audit screen's list carries them.
+    const log = await t.api<Page<{ action: string; target: string }>>('GET', '/api/v2/manage/audit/getListPage', {
+      token: admin,
+      query: { action: 'task.review', pageSize: '50' },
+    });
+    expect(log.data.list.filter((r) => r.target === `task:${taskId}`)).toHaveLength(2);
+  });
 });

@@ -1641,6 +1641,11 @@ export const MESSAGES = {
     zh: '完成率必须在 {min} 到 {max} 之间',
     ko: '완료율은 {min}에서 {max} 사이여야 합니다',
   },
+  taskProgressDayRange: {
+    en: 'The day of a progress report must be from {from} to {to}',
+    zh: '进度汇报的日期必须在 {from} 到 {to} 之间',
+    ko: '진행 보고 날짜는 {from}부터 {to}까지여야 합니다',
+  },
   taskPositionIncomplete: {
     en: 'A position needs both latitude and longitude',
     zh: '位置需要同时填写纬度和经度',

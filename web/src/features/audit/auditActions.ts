@@ -20,6 +20,11 @@ export const ACTION_GROUPS: { key: string; actions: AuditAction[] }[] = [
   { key: 'users', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('user.')) },
   { key: 'roles', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('role.')) },
   { key: 'permissions', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('permission.')) },
+  { key: 'tasks', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('task.')) },
+  {
+    key: 'archives',
+    actions: AUDIT_ACTIONS.filter((a) => /^(inspection|plan|safetyFolder|safetyDocument)\./.test(a)),
+  },
 ];
 
 /** The translation key of an action code: 'audit:actions.<code with '.' replaced by '_'>'. */

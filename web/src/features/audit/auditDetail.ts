@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { PLATFORM_TYPES, type AuditRow } from '@geosentry/contract';
 import { catalogueLabel } from '../../shared/labels.ts';
+import { formatTime } from '../../shared/time.ts';
 
 /** One readable line of an audit record's detail: a field's label and its value, or its change (before → after). */
 export interface AuditDetailLine {
@@ -12,8 +13,21 @@ export interface AuditDetailLine {
 
 /** Fields the server records as a change, `[before, after]` (server/src/modules/users: the role of a user). */
 const CHANGE_PAIRS = new Set(['roleId']);
-/** Fields whose values are codes with labels of their own (audit:values.<field>.<code>). */
-const CODED_VALUES = new Set(['reason', 'stage']);
+/** Fields whose values are codes with labels of their own: the catalogue of each (tasks and archives: their own). */
+const CODED_VALUES: Record<string, string> = {
+  reason: 'audit:values.reason',
+  stage: 'audit:values.stage',
+  result: 'tasks:reviewResults',
+  grade: 'tasks:grades',
+  priority: 'tasks:priorities',
+  state: 'archives:states',
+  kind: 'archives:kinds',
+  docType: 'archives:docTypes',
+};
+/** Fields holding an instant: shown in the user's time zone. */
+const TIME_FIELDS = new Set(['endTime']);
+/** Targets `<kind>:<id>` of records other than sites (audit:targets.<kind>). */
+const RECORD_TARGETS = new Set(['task', 'inspection', 'plan', 'safetyFolder', 'safetyDocument']);
 
 const text = (field: string, v: unknown): string => {
   if (v === null || v === undefined || v === '') return '-';
@@ -27,7 +41,9 @@ const text = (field: string, v: unknown): string => {
       .map(([k, x]) => `${catalogueLabel(k, 'audit:detailFields')}: ${text(k, x)}`)
       .join('; ');
   }
-  if (CODED_VALUES.has(field)) return catalogueLabel(String(v), `audit:values.${field}`);
+  const catalogue = CODED_VALUES[field];
+  if (catalogue) return catalogueLabel(String(v), catalogue);
+  if (TIME_FIELDS.has(field) && typeof v === 'string') return formatTime(v);
   return String(v);
 };
 
@@ -68,9 +84,13 @@ export const auditDetailText = (row: Pick<AuditRow, 'action' | 'target' | 'detai
     .map((l) => `${l.label}: ${l.before !== undefined ? `${l.before} → ${l.value}` : l.value}`)
     .join('; ');
 
-/** The target of a record as shown: a site (`<kind>:<id>`) by its kind's name, anything else (an account, a code) as it is. */
+/**
+ * The target of a record as shown: a site or a record (`<kind>:<id>`: task, inspection, plan, folder, safety file) by
+ * its kind's name, anything else (an account, a code) as it is.
+ */
 export function auditTarget(target: string | null): string | null {
   const site = /^(\w+):(\d+)$/.exec(target ?? '');
-  if (!site || !(PLATFORM_TYPES as readonly string[]).includes(site[1]!)) return target;
+  if (!site || !((PLATFORM_TYPES as readonly string[]).includes(site[1]!) || RECORD_TARGETS.has(site[1]!)))
+    return target;
   return i18next.t(`audit:targets.${site[1]}`, { id: site[2] });
 }
