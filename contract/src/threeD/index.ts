@@ -17,6 +17,8 @@ export const threeDModelFileQuery = z.object({
   token: z.string().max(200).optional(),
   /** Changes with every upload, so a cached file is never stale. */
   v: z.string().max(40).optional(),
+  /** `preview`: the model's lighter level of detail (see ThreeDModel.previewUrl) instead of the full model. */
+  detail: z.enum(['full', 'preview']).optional().describe("'full' (default) or 'preview', the lighter level of detail"),
 });
 export const threeDPlacement = z.object({
   deviceId: z.number().int().positive(),
@@ -50,6 +52,11 @@ export const threeDModelSchema = z.object({
   triangles: z.number().int(),
   /** The model file (GLB): append `&token=`. */
   url: z.string(),
+  /**
+   * The same model simplified to about 60,000 triangles (null for models lighter than that): the viewer draws it
+   * first, and while the camera moves; the full model at rest.
+   */
+  previewUrl: z.string().nullable(),
   updatedAt: z.string(),
 });
 export type ThreeDModel = z.output<typeof threeDModelSchema>;
@@ -112,7 +119,8 @@ export const threeDRoutes = routeTable({
     method: 'GET',
     path: `${B}/getModelFile`,
     permission: SHOW,
-    summary: "The bytes of a site's model (model/gltf-binary; token may be in the query)",
+    summary:
+      "The bytes of a site's model (model/gltf-binary; token may be in the query); detail=preview: its lighter level of detail",
     tags,
     query: threeDModelFileQuery,
     tokenInQuery: true,

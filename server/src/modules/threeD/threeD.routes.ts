@@ -25,12 +25,15 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext): void {
     data: await svc.scene(caller(c), c.query.platformId),
   }));
   defineRoute(app, ctx, threeDRoutes.modelFile, async (c) => {
-    const f = await svc.openModel(caller(c), c.query.platformId);
+    const f = await svc.openModel(caller(c), c.query.platformId, c.query.detail);
     const reply = c.reply;
     reply.header('content-type', 'model/gltf-binary');
     reply.header('content-length', String(f.size));
     reply.header('x-content-type-options', 'nosniff');
-    reply.header('content-disposition', 'attachment; filename="model.glb"');
+    reply.header(
+      'content-disposition',
+      `attachment; filename="${c.query.detail === 'preview' ? 'model-preview' : 'model'}.glb"`,
+    );
     reply.header('cache-control', 'private, max-age=86400');
     reply.header('content-security-policy', "default-src 'none'; sandbox");
     await reply.send(f.stream);

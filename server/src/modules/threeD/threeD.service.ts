@@ -14,6 +14,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { checkGlb, glbReason } from './threeD.glb.ts';
+import { buildPreview, PREVIEW_TRIANGLES } from './threeD.lod.ts';
 import { BlobStore, displayName, extensionOf, type SingleUpload } from './threeD.upload.ts';
 import * as repo from './threeD.repository.ts';
 
@@ -21,17 +22,22 @@ const MAX_RECENT_POINTS = 500;
 
 const notFound = (): AppError => new AppError(Status.notFound, 'platformNotFound');
 
-export function modelUrl(m: repo.ModelRow): string {
-  return `${threeDRoutes.modelFile.path}?platformId=${m.platformId}&v=${m.fileKey.slice(0, 8)}`;
+/** The extension of a model's preview, stored beside the model under the same key. */
+const PREVIEW = 'lod';
+
+export function modelUrl(m: repo.ModelRow, detail: 'full' | 'preview' = 'full'): string {
+  const url = `${threeDRoutes.modelFile.path}?platformId=${m.platformId}&v=${m.fileKey.slice(0, 8)}`;
+  return detail === 'preview' ? `${url}&detail=preview` : url;
 }
 
-const toModel = (m: repo.ModelRow): ThreeDModel => ({
+const toModel = (m: repo.ModelRow, hasPreview: boolean): ThreeDModel => ({
   id: m.id,
   platformId: m.platformId,
   name: m.name,
   size: m.size,
   triangles: m.triangles,
   url: modelUrl(m),
+  previewUrl: hasPreview ? modelUrl(m, 'preview') : null,
   updatedAt: m.updatedAt,
 });
 
@@ -58,14 +64,15 @@ export class ThreeDService {
   async scene(user: SessionUser, platformId: number): Promise<ThreeDScene> {
     const s = await this.site(user, platformId);
     const [model, devices] = await Promise.all([repo.modelOf(this.ctx.db, s.id), repo.sceneDevices(this.ctx.db, s.id)]);
-    return { platformId: s.id, name: s.name, model: model ? toModel(model) : null, devices };
+    const preview = model ? await this.store.has(model.fileKey, PREVIEW) : false;
+    return { platformId: s.id, name: s.name, model: model ? toModel(model, preview) : null, devices };
   }
 
-  async openModel(user: SessionUser, platformId: number) {
+  async openModel(user: SessionUser, platformId: number, detail: 'full' | 'preview' = 'full') {
     const s = await this.site(user, platformId);
     const m = await repo.modelOf(this.ctx.db, s.id);
     if (!m) throw new AppError(Status.notFound, 'threeDModelNotFound');
-    const f = await this.store.open(m.fileKey, 'glb');
+    const f = await this.store.open(m.fileKey, detail === 'preview' ? PREVIEW : 'glb');
     if (!f) throw new AppError(Status.notFound, 'threeDModelNotFound');
     return { model: m, ...f };
   }
@@ -82,6 +89,9 @@ export class ThreeDService {
     if (extensionOf(u.file.filename) !== 'glb')
       throw new AppError(Status.invalid, 'threeDNotGlb', { name, reason: glbReason('magic', lang) });
     const fileKey = await this.store.put(u.file.bytes, 'glb');
+    // The preview is built before the row points at the model, so a scene never lists a preview still being written.
+    const preview = check.triangles > PREVIEW_TRIANGLES ? await buildPreview(u.file.bytes) : null;
+    if (preview) await this.store.putAs(fileKey, PREVIEW, preview.bytes);
     let result: Awaited<ReturnType<typeof repo.putModel>>;
     try {
       result = await repo.putModel(this.ctx.db, {
@@ -93,18 +103,23 @@ export class ThreeDService {
         userId: user.id,
       });
     } catch (e) {
-      await this.store.remove(fileKey, 'glb');
+      await this.removeFiles(fileKey);
       throw e;
     }
-    if (result.replaced) await this.store.remove(result.replaced, 'glb');
-    return toModel(result.row);
+    if (result.replaced) await this.removeFiles(result.replaced);
+    return toModel(result.row, preview !== null);
+  }
+
+  private async removeFiles(key: string): Promise<void> {
+    await this.store.remove(key, 'glb');
+    await this.store.remove(key, PREVIEW);
   }
 
   async deleteModel(user: SessionUser, platformId: number): Promise<void> {
     const s = await this.site(user, platformId);
     const key = await repo.deleteModel(this.ctx.db, s.id);
     if (!key) throw new AppError(Status.notFound, 'threeDModelNotFound');
-    await this.store.remove(key, 'glb');
+    await this.removeFiles(key);
   }
 
   async savePlacements(user: SessionUser, platformId: number, placements: readonly ThreeDPlacement[]): Promise<void> {

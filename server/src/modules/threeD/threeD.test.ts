@@ -5,6 +5,8 @@ import { Status, type ThreeDScene, type ThreeDSite } from '@geosentry/contract';
 import { buildPlatform, testApp, type TestApp } from '../../../test/harness.ts';
 import { addDevice, addTerminal, deviceBody, roleWith, userToken } from '../devices/testkit.ts';
 import { multipart, png } from '../files/files.testkit.ts';
+import { checkGlb } from './threeD.glb.ts';
+import { PREVIEW_TRIANGLES } from './threeD.lod.ts';
 import { glbOf, terrainGlb } from './threeD.testkit.ts';
 
 const B = '/api/v2/data/threeD';
@@ -180,6 +182,45 @@ describe('3D models and device placements', () => {
       },
     });
     expect(twice.info).toBe(`Device ${devA} is placed twice`);
+  });
+
+  it("serves a large model with its preview, a lighter level of detail, to the site's users only", async () => {
+    const site = await buildPlatform(t, { type: 'tailings', name: 'Pond E' });
+    const small = await upload(admin, { platformId: String(site) }, 'small.glb', terrainGlb(20));
+    expect(small.status, small.info).toBe(0);
+    const sceneOf = async () =>
+      (await t.api<ThreeDScene>('GET', `${B}/getScene`, { token: admin, query: { platformId: String(site) } })).data!;
+    expect((await sceneOf()).model!.previewUrl).toBeNull();
+
+    const big = terrainGlb(190); // 72,200 triangles, 1.8 MB
+    const r = await upload(admin, { platformId: String(site) }, 'big.glb', big);
+    expect(r.status, r.info).toBe(0);
+    const model = (await sceneOf()).model!;
+    expect(model.triangles).toBe(72_200);
+    expect(model.previewUrl).toContain('detail=preview');
+    const file = await t.raw('GET', model.previewUrl!, { token: admin });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('model/gltf-binary');
+    const check = checkGlb(file.rawPayload);
+    expect(check.ok && check.triangles).toBeGreaterThan(PREVIEW_TRIANGLES * 0.8);
+    expect(check.ok && check.triangles).toBeLessThanOrEqual(PREVIEW_TRIANGLES);
+    expect(file.rawPayload.length).toBeLessThan(big.length);
+    // A user without the site gets the preview no more than the model.
+    const foreign = await t.raw('GET', model.previewUrl!, { token: viewer });
+    expect(foreign.json()).toMatchObject({ status: Status.notFound });
+    // Deleting the model deletes its preview.
+    const dir = path.join(t.config.dataDir, 'threeD');
+    const key = (
+      await t.db.k
+        .selectFrom('three_d_models')
+        .select('file_key')
+        .where('platform_id', '=', site)
+        .executeTakeFirstOrThrow()
+    ).file_key;
+    expect(fs.existsSync(path.join(dir, `${key}.lod`))).toBe(true);
+    const del = await t.api('POST', `${B}/deleteModel`, { token: admin, form: true, body: { platformId: site } });
+    expect(del.status, del.info).toBe(0);
+    expect(fs.existsSync(path.join(dir, `${key}.lod`))).toBe(false);
   });
 
   it('keeps one model per site under 100 parallel uploads', async () => {

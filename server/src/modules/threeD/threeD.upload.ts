@@ -82,6 +82,22 @@ export class BlobStore {
     return key;
   }
 
+  /** Writes the bytes under a given key and extension (a file derived from a stored one, e.g. its preview). */
+  async putAs(key: string, ext: string, bytes: Buffer): Promise<void> {
+    await fs.promises.mkdir(this.root, { recursive: true, mode: 0o750 });
+    const tmp = path.join(this.root, `.${key}.${ext}.part`);
+    await fs.promises.writeFile(tmp, bytes, { mode: 0o640 });
+    await fs.promises.rename(tmp, this.pathOf(key, ext));
+  }
+
+  /** Whether a stored file exists. */
+  async has(key: string, ext: string): Promise<boolean> {
+    return fs.promises.stat(this.pathOf(key, ext)).then(
+      (st) => st.isFile(),
+      () => false,
+    );
+  }
+
   async remove(key: string, ext: string): Promise<void> {
     await fs.promises.rm(this.pathOf(key, ext), { force: true });
   }

@@ -6,6 +6,8 @@ import { withToken } from './threeDApi.ts';
 
 export interface SceneViewProps {
   modelUrl: string | null;
+  /** The model's lighter level of detail: drawn first, then the full model over it. */
+  previewUrl?: string | null;
   markers: Marker[];
   selected: number | null;
   /** The label over the selected marker. */
@@ -19,6 +21,7 @@ export interface SceneViewProps {
 /** The three.js scene of a site in a React box: loads the model, draws the markers, labels the picked one. */
 export function SceneView({
   modelUrl,
+  previewUrl = null,
   markers,
   selected,
   selectedLabel,
@@ -60,18 +63,28 @@ export function SceneView({
     let live = true;
     setLoading(true);
     const started = performance.now();
-    s.loadModel(withToken(modelUrl))
-      .then(() => {
+    const el = host.current;
+    const mark = (name: string, value: number): void => el?.setAttribute(name, String(Math.round(value)));
+    // A large model comes in two steps: its preview (a few hundred kB) is on screen at once, the full model follows.
+    const load = async (): Promise<void> => {
+      await s.loadModel(withToken(previewUrl ?? modelUrl));
+      if (!live) return;
+      mark('data-first-ms', performance.now() - started);
+      setLoading(false);
+      if (previewUrl) {
+        await s.loadDetail(withToken(modelUrl));
         if (!live) return;
-        host.current?.setAttribute('data-load-ms', String(Math.round(performance.now() - started)));
-        host.current?.setAttribute('data-triangles', String(s.triangles()));
-      })
+      }
+      mark('data-load-ms', performance.now() - started);
+      mark('data-triangles', s.triangles());
+    };
+    load()
       .catch(() => live && setError(t('errors.modelLoad')))
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-  }, [modelUrl, t]);
+  }, [modelUrl, previewUrl, t]);
 
   useEffect(() => {
     scene.current?.setMarkers(markers.map((m) => ({ ...m, position: m.position ? { ...m.position } : null })));

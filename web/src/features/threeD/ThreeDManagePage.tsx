@@ -129,6 +129,7 @@ export default function ThreeDManagePage(): ReactElement {
           ) : (
             <SceneView
               modelUrl={model?.url ?? null}
+              previewUrl={model?.previewUrl ?? null}
               markers={markers}
               selected={selected}
               selectedLabel={picked?.deviceName}

@@ -72,6 +72,7 @@ export default function ThreeDViewPage(): ReactElement {
             <>
               <SceneView
                 modelUrl={scene?.model?.url ?? null}
+                previewUrl={scene?.model?.previewUrl ?? null}
                 markers={markers}
                 selected={selected}
                 selectedLabel={

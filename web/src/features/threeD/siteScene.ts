@@ -46,6 +46,9 @@ export class SiteScene {
   readonly camera = new PerspectiveCamera(50, 1, 0.1, 100000);
   readonly controls: OrbitControls;
   private model: Object3D | null = null;
+  /** The model's lighter level of detail, drawn instead of it while the camera moves (null: none loaded). */
+  private lod: Object3D | null = null;
+  private isMoving = false;
   private grid: GridHelper | null = null;
   private markers: Marker[] = [];
   private mesh: InstancedMesh | null = null;
@@ -99,6 +102,8 @@ export class SiteScene {
 
   /** Half resolution while the camera moves, full when it rests (and one full frame then). */
   private moving(on: boolean): void {
+    this.isMoving = on;
+    this.showDetail();
     const ratio = on ? this.fullRatio / 2 : this.fullRatio;
     if (this.renderer.getPixelRatio() === ratio) return;
     this.renderer.setPixelRatio(ratio);
@@ -122,7 +127,31 @@ export class SiteScene {
     this.scene.add(this.grid);
   }
 
-  /** Loads a GLB (replacing the model shown) and frames it; answers its load time in ms. */
+  /** The preview while moving (when there is one and the full model has come), the full model at rest. */
+  private showDetail(): void {
+    if (!this.lod || !this.model || this.lod === this.model) return;
+    this.lod.visible = this.isMoving;
+    this.model.visible = !this.isMoving;
+    this.invalidate();
+  }
+
+  /**
+   * Loads the full model over its preview (see loadModel): from then on the full model is drawn at rest and the
+   * preview while the camera moves. Answers the load time in ms.
+   */
+  async loadDetail(url: string): Promise<number> {
+    const started = performance.now();
+    const gltf = await new GLTFLoader().loadAsync(url);
+    if (!this.model) return performance.now() - started;
+    this.lod = this.model;
+    this.model = gltf.scene;
+    this.scene.add(this.model);
+    this.showDetail();
+    this.renderNow();
+    return performance.now() - started;
+  }
+
+  /** Loads a GLB (replacing the model shown: a preview or the full model) and frames it; answers its load time in ms. */
   async loadModel(url: string): Promise<number> {
     const started = performance.now();
     const gltf = await new GLTFLoader().loadAsync(url);
@@ -149,14 +178,18 @@ export class SiteScene {
 
   clearModel(): void {
     if (!this.model) return;
-    this.scene.remove(this.model);
-    this.model.traverse((o) => {
-      const m = o as { geometry?: { dispose(): void }; material?: { dispose(): void } | { dispose(): void }[] };
-      m.geometry?.dispose();
-      if (Array.isArray(m.material)) m.material.forEach((x) => x.dispose());
-      else m.material?.dispose();
-    });
+    for (const o of [this.model, this.lod]) {
+      if (!o) continue;
+      this.scene.remove(o);
+      o.traverse((x) => {
+        const m = x as { geometry?: { dispose(): void }; material?: { dispose(): void } | { dispose(): void }[] };
+        m.geometry?.dispose();
+        if (Array.isArray(m.material)) m.material.forEach((y) => y.dispose());
+        else m.material?.dispose();
+      });
+    }
     this.model = null;
+    this.lod = null;
     this.setGround(200);
     this.invalidate();
   }
@@ -352,6 +385,7 @@ export class SiteScene {
     this.moving(false);
   }
 
+  /** Triangles of the full model (of the preview while only that has come). */
   triangles(): number {
     let n = 0;
     this.model?.traverse((o) => {
