@@ -332,7 +332,6 @@ export async function buildApp(
   // Safety supervision: inspections, plans, security files; reminders mailed through the outbox.
   registerArchives(app, ctx);
   const archiveReminders = new ArchiveReminders(ctx, notifier);
-  registerThreeD(app, ctx);
   registerPanoramas(app, ctx);
   registerMonitorViews(app, ctx);
   registerIngest(app, ctx, ingest);
@@ -344,7 +343,9 @@ export async function buildApp(
   // An alert raised on a site with cameras gets a snapshot of each (after its commit).
   const cameras = registerCameras(app, ctx);
   alertEvents.onEvent((e) => cameras.onAlert(e));
-  registerMaps(app, ctx);
+  const maps = registerMaps(app, ctx);
+  // A site's terrain in 3D is draped with the offline map.
+  registerThreeD(app, ctx, maps);
   registerAreas(app, ctx);
   // Background jobs: the runner is built here and handed to the modules that register handlers. Imported
   // readings recent enough (IMPORT_SILENT_HOURS) are judged by the alert engine as live ones are.

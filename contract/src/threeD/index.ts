@@ -139,7 +139,7 @@ export const threeDRoutes = routeTable({
     path: `${B}/uploadModel`,
     permission: MANAGE,
     summary:
-      "Upload a site's model (multipart/form-data: platformId, then one .glb file; glTF 2.0 binary, at most THREE_D_MAX_MODEL_MB). Replaces the site's model; placements are kept",
+      "Upload a site's model (multipart/form-data: platformId, then one file of at most THREE_D_MAX_MODEL_MB): a .glb (glTF 2.0 binary), or an elevation model (.tif/.tiff GeoTIFF or .asc ESRI ASCII grid, in WGS-84 longitude and latitude) that becomes the site's terrain, draped with the offline map when one is configured, its devices with a map position placed on it. Replaces the site's model; other placements are kept",
     tags,
     response: threeDUploadAnswerSchema,
   },

@@ -3,3 +3,5 @@
 export { registerMaps } from './maps.routes.ts';
 export { parseGeoFile, polygonsOf } from './maps.geo.ts';
 export { readUpload, uploadLimits } from './maps.upload.ts';
+export type { MapsService } from './maps.service.ts';
+export type { Extent, ExtentImage } from './maps.imagery.ts';

@@ -28,6 +28,7 @@ import * as repo from './maps.repository.ts';
 import { TileStore, IMAGE_MIME, type ImageType } from './maps.tiles.ts';
 import { countKinds, parseGeoFile } from './maps.geo.ts';
 import { readUpload } from './maps.upload.ts';
+import { composeExtent, type Extent, type ExtentImage } from './maps.imagery.ts';
 
 /** Where the map opens before anything is configured: central Sichuan (the seeded regions), zoom 5. */
 export const DEFAULT_MAP: repo.StoredMap = {
@@ -172,6 +173,19 @@ export class MapsService {
     const data = await this.tiles.tile({ id: set.id, format: set.format, imageType: set.imageType }, z, x, y);
     if (!data) throw notFound();
     return { mime: IMAGE_MIME[set.imageType as ImageType], data };
+  }
+
+  /**
+   * The configured offline map over an extent as one picture (the imagery of a 3D terrain), or null when the map is
+   * online, has no tile set, or its tiles cannot be composed (Baidu's scheme, WebP).
+   */
+  async imagery(e: Extent): Promise<ExtentImage | null> {
+    const s = stored(await repo.readMap(this.db));
+    if (s.mode !== 'offline' || s.tileSetId === null) return null;
+    const set = await repo.findTileSet(this.db, s.tileSetId);
+    if (!set) return null;
+    const ref = { id: set.id, format: set.format, imageType: set.imageType };
+    return composeExtent(set.provider, set, async (z, x, y) => (await this.tiles.tile(ref, z, x, y)) ?? null, e);
   }
 
   /** A Tianditu tile fetched with the configured key (never handed to the browser). */

@@ -256,3 +256,19 @@ export async function recentReadings(db: Db, deviceId: number, hours: number, li
     .execute();
   return rows.reverse().map((r) => ({ ts: iso(r.ts), values: numericValues(r.vals) }));
 }
+
+/** The map positions (WGS-84) of a site's devices that have one. */
+export async function deviceCoords(
+  db: Db,
+  platformId: number,
+): Promise<{ deviceId: number; lon: number; lat: number }[]> {
+  const rows = await db.k
+    .selectFrom('devices as d')
+    .innerJoin('device_positions as p', 'p.device_id', 'd.id')
+    .select(['d.id', 'p.lon', 'p.lat'])
+    .where('d.platform_id', '=', platformId)
+    .where('p.lon', 'is not', null)
+    .where('p.lat', 'is not', null)
+    .execute();
+  return rows.map((r) => ({ deviceId: r.id, lon: Number(r.lon), lat: Number(r.lat) }));
+}

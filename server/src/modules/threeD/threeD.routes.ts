@@ -6,9 +6,12 @@ import { AppError } from '../../platform/http/errors.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ThreeDService } from './threeD.service.ts';
 import { readSingleUpload } from './threeD.upload.ts';
+import type { Extent, ExtentImage } from '../maps/index.ts';
 
-export function registerThreeD(app: FastifyInstance, ctx: AppContext): void {
-  const svc = new ThreeDService(ctx);
+type MapImagery = { imagery(e: Extent): Promise<ExtentImage | null> };
+
+export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: MapImagery): void {
+  const svc = new ThreeDService(ctx, maps);
   const max = ctx.config.threeDMaxModelBytes;
   const tooLarge = () =>
     new AppError(Status.tooLarge, 'threeDModelTooLarge', { max: Math.round((max / 1024 / 1024) * 10) / 10 });

@@ -15,6 +15,12 @@ import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { checkGlb, glbReason } from './threeD.glb.ts';
 import { buildPreview, PREVIEW_TRIANGLES } from './threeD.lod.ts';
+import { demReason, readDem } from './threeD.dem.ts';
+import { buildTerrain } from './threeD.terrain.ts';
+import type { Extent, ExtentImage } from '../maps/index.ts';
+
+/** Elevation models become a terrain model: GeoTIFF and ESRI ASCII grid. */
+const DEM_EXTENSIONS = new Set(['tif', 'tiff', 'asc']);
 import { BlobStore, displayName, extensionOf, type SingleUpload } from './threeD.upload.ts';
 import * as repo from './threeD.repository.ts';
 
@@ -45,7 +51,11 @@ const toModel = (m: repo.ModelRow, hasPreview: boolean): ThreeDModel => ({
 export class ThreeDService {
   readonly store: BlobStore;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    /** The map: its offline tiles drape a terrain (absent: terrains are coloured by height). */
+    private readonly maps?: { imagery(e: Extent): Promise<ExtentImage | null> },
+  ) {
     this.store = new BlobStore(path.join(ctx.config.dataDir, 'threeD'));
   }
 
@@ -84,22 +94,63 @@ export class ThreeDService {
     const s = await this.site(user, platformId);
     if (!u.file || u.file.bytes.length === 0) throw new AppError(Status.invalid, 'uploadNoFile');
     const name = displayName(u.file.filename);
+    const ext = extensionOf(u.file.filename);
+    if (DEM_EXTENSIONS.has(ext)) return this.uploadTerrain(user, lang, s.id, name, u.file.bytes);
     const check = checkGlb(u.file.bytes);
     if (!check.ok) throw new AppError(Status.invalid, 'threeDNotGlb', { name, reason: glbReason(check.reason, lang) });
-    if (extensionOf(u.file.filename) !== 'glb')
-      throw new AppError(Status.invalid, 'threeDNotGlb', { name, reason: glbReason('magic', lang) });
-    const fileKey = await this.store.put(u.file.bytes, 'glb');
+    if (ext !== 'glb') throw new AppError(Status.invalid, 'threeDNotGlb', { name, reason: glbReason('magic', lang) });
+    return this.storeModel(user, s.id, name, u.file.bytes, check.triangles);
+  }
+
+  /**
+   * A site's terrain from an elevation model (GeoTIFF or ESRI ASCII grid in WGS-84): a mesh with the offline map
+   * draped over it when one is configured, stored as the site's model; the site's devices with a map position
+   * inside it are placed on its surface (others keep their places).
+   */
+  private async uploadTerrain(
+    user: SessionUser,
+    lang: Language,
+    platformId: number,
+    name: string,
+    bytes: Buffer,
+  ): Promise<ThreeDModel> {
+    const read = await readDem(bytes);
+    if (!read.ok) throw new AppError(Status.invalid, 'threeDNotDem', { name, reason: demReason(read.reason, lang) });
+    const { dem } = read;
+    const imagery = (await this.maps?.imagery(dem)) ?? null;
+    const terrain = await buildTerrain(dem, imagery);
+    const model = await this.storeModel(user, platformId, name, terrain.glb, terrain.triangles);
+    const coords = await repo.deviceCoords(this.ctx.db, platformId);
+    const placed = new Map<number, ThreeDPlacement>();
+    for (const d of await repo.sceneDevices(this.ctx.db, platformId))
+      if (d.placement) placed.set(d.deviceId, { deviceId: d.deviceId, ...d.placement });
+    for (const c of coords) {
+      const p = terrain.place(c.lon, c.lat);
+      if (p) placed.set(c.deviceId, { deviceId: c.deviceId, ...p });
+    }
+    await repo.replacePlacements(this.ctx.db, platformId, [...placed.values()]);
+    return model;
+  }
+
+  private async storeModel(
+    user: SessionUser,
+    platformId: number,
+    name: string,
+    bytes: Buffer,
+    triangles: number,
+  ): Promise<ThreeDModel> {
+    const fileKey = await this.store.put(bytes, 'glb');
     // The preview is built before the row points at the model, so a scene never lists a preview still being written.
-    const preview = check.triangles > PREVIEW_TRIANGLES ? await buildPreview(u.file.bytes) : null;
+    const preview = triangles > PREVIEW_TRIANGLES ? await buildPreview(bytes) : null;
     if (preview) await this.store.putAs(fileKey, PREVIEW, preview.bytes);
     let result: Awaited<ReturnType<typeof repo.putModel>>;
     try {
       result = await repo.putModel(this.ctx.db, {
-        platformId: s.id,
+        platformId,
         name,
         fileKey,
-        size: u.file.bytes.length,
-        triangles: check.triangles,
+        size: bytes.length,
+        triangles,
         userId: user.id,
       });
     } catch (e) {

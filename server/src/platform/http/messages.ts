@@ -1444,6 +1444,11 @@ export const MESSAGES = {
     zh: '{name} 不是 glTF 二进制模型（.glb，glTF 2.0）：{reason}',
     ko: '{name}은(는) glTF 바이너리 모델(.glb, glTF 2.0)이 아닙니다: {reason}',
   },
+  threeDNotDem: {
+    en: '{name} is not an elevation model that can be used: {reason}',
+    zh: '{name} 不是可用的高程模型：{reason}',
+    ko: '{name}은(는) 사용할 수 있는 고도 모델이 아닙니다: {reason}',
+  },
   threeDModelTooLarge: {
     en: 'The model is larger than {max} MB',
     zh: '模型超过 {max} MB',

@@ -155,7 +155,7 @@ export default function ThreeDManagePage(): ReactElement {
           </div>
           <Space wrap style={{ marginBottom: 8 }}>
             <Upload
-              accept=".glb"
+              accept=".glb,.tif,.tiff,.asc"
               showUploadList={false}
               disabled={platformId === undefined || progress !== null}
               beforeUpload={(file) => {
