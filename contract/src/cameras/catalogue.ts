@@ -26,3 +26,13 @@ export type CameraTaskKind = (typeof CAMERA_TASK_KINDS)[number];
 /** Why a snapshot was taken. */
 export const SNAPSHOT_SOURCES = ['task', 'alert', 'manual'] as const;
 export type SnapshotSource = (typeof SNAPSHOT_SOURCES)[number];
+/**
+ * A camera snapshot offered as a picture of its site (the image-comparison report picks from both): `snap-<id>`.
+ * Stored files have 32 hex digits as their id, so the two never meet.
+ */
+export const snapshotPictureId = (id: number): string => `snap-${id}`;
+/** The snapshot id of a picture id, or null when it names a stored file. */
+export const snapshotIdOfPicture = (pictureId: string): number | null => {
+  const m = /^snap-(\d{1,15})$/.exec(pictureId);
+  return m ? Number(m[1]) : null;
+};

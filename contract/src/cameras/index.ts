@@ -495,7 +495,8 @@ export const cameraRoutes = routeTable({
   snapshotFile: {
     method: 'GET',
     path: `${B}/snapshot/file`,
-    permission: perm('camera:real-time', 'camera:cameraTask', 'alert-predict:alert'),
+    // Also the alert's evidence (alerts screen) and a picture of the image-comparison report (monitor:report).
+    permission: perm('camera:real-time', 'camera:cameraTask', 'alert-predict:alert', 'monitor:report'),
     summary: 'The JPEG of a snapshot (token in the query, for <img src>)',
     tags,
     query: snapshotFileQuery,

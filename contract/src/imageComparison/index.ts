@@ -1,6 +1,7 @@
 // The imageComparison feature's contract (issue 17, spec §2: "image comparison" as a report title): two pictures
 // of the same place at two dates side by side, with their dates and notes, from the site's stored pictures (the
-// files module; camera snapshots are stored there too). Not shown by the spec: designed under /api/v2/data/report.
+// files module) and its cameras' snapshots (id `snap-<n>`, see snapshotPictureId; only cameras the caller sees: data
+// scope and role camera configuration). Not shown by the spec: designed under /api/v2/data/report.
 import { z } from 'zod';
 import { pageQuery, zInt, zOptText, zPage } from '../api/zod.ts';
 import { perm, routeTable } from '../api/routes.ts';
@@ -26,7 +27,7 @@ const optTaken = z.preprocess(
 
 export const imageComparisonQuery = z.object({
   platformId: zInt(),
-  /** The earlier picture (a stored picture of the site). */
+  /** The earlier picture (a stored picture of the site, or `snap-<n>`: a snapshot of one of its cameras). */
   beforeFileId: fileIdSchema,
   afterFileId: fileIdSchema,
   /** When each picture was taken; default: when it was stored. */
@@ -48,12 +49,26 @@ export const imageComparisonSchema = z.object({
 });
 export type ImageComparison = z.output<typeof imageComparisonSchema>;
 
-/** The pictures (jpg, png) stored for a site, newest first: what a comparison picks from. */
+export const SITE_PICTURE_SOURCES = ['file', 'camera'] as const;
+export type SitePictureSource = (typeof SITE_PICTURE_SOURCES)[number];
+
+/**
+ * The pictures of a site, newest first (by when they were taken): the jpg and png files stored for it and the
+ * snapshots of its cameras the caller sees. What a comparison picks from. The keyword matches a file's name or a
+ * camera's name.
+ */
 export const sitePicturesQuery = pageQuery(24).extend({ platformId: zInt(), keyword: zOptText(100) });
 export const sitePictureSchema = z.object({
+  /** A stored file's id, or `snap-<n>` for a camera snapshot. */
   fileId: z.string(),
+  source: z.enum(SITE_PICTURE_SOURCES),
+  /** The file's name, or the camera's name. */
   name: z.string(),
+  /** The camera of a snapshot. */
+  cameraName: z.string().nullable(),
   size: z.number().int(),
+  /** When the snapshot was taken, or when the file was stored. */
+  takenAt: z.string(),
   createdAt: z.string(),
 });
 export type SitePicture = z.output<typeof sitePictureSchema>;

@@ -3,26 +3,15 @@ import { imageComparisonRoutes as R } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { caller, defineRoute } from '../../platform/http/route.ts';
 import { sendReport } from '../../platform/reports/index.ts';
-import { sitePictures, type FilesService } from '../files/index.ts';
+import type { FilesService } from '../files/index.ts';
 import { ImageComparisonService } from './imageComparison.service.ts';
 
 export function registerImageComparison(app: FastifyInstance, ctx: AppContext, files: FilesService): void {
   const svc = new ImageComparisonService(ctx, files);
   defineRoute(app, ctx, R.getSitePictures, async (c) => {
     const { pageNum, pageSize, platformId, keyword } = c.query;
-    const page = await sitePictures(ctx.db, caller(c).scope, platformId, { pageNum, pageSize, keyword });
     return {
-      data: {
-        list: page.rows.map((f) => ({
-          fileId: f.id,
-          name: f.originalName,
-          size: f.size,
-          createdAt: f.createdAt.toISOString(),
-        })),
-        total: page.total,
-        pageNum,
-        pageSize,
-      },
+      data: { ...(await svc.pictures(caller(c), platformId, { pageNum, pageSize, keyword })), pageNum, pageSize },
     };
   });
   defineRoute(app, ctx, R.getImageComparison, async (c) => {

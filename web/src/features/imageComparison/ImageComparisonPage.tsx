@@ -21,8 +21,8 @@ interface Side {
 
 /**
  * Monitor > Image comparison (monitor:report): two pictures of a site at two dates side by side, with their dates
- * and notes, from the site's stored pictures (camera snapshots are stored there too); on screen and as xlsx, PDF or
- * Word. Test hooks: ic-site, ic-before, ic-after, ic-run (and report-*).
+ * and notes, from the site's stored pictures and its cameras' snapshots (those the user sees); on screen and as xlsx,
+ * PDF or Word. Test hooks: ic-site, ic-before, ic-after, ic-run (and report-*).
  */
 export default function ImageComparisonPage() {
   const { t } = useTranslation('imageComparison');
@@ -51,9 +51,13 @@ export default function ImageComparisonPage() {
     enabled: asked !== null,
     retry: retryUnlessCancelled,
   });
+  // Stored files by name and date; camera snapshots by their camera and when they were taken.
   const options = (pictures.data?.list ?? []).map((p) => ({
     value: p.fileId,
-    label: `${p.name} · ${formatTime(p.createdAt)}`,
+    label:
+      p.source === 'camera'
+        ? `${t('cameraSnapshot', { camera: p.cameraName ?? p.name })} · ${formatTime(p.takenAt)}`
+        : `${p.name} · ${formatTime(p.takenAt)}`,
   }));
   const side = (which: 'before' | 'after', v: Side, set: (s: Side) => void) => (
     <Col xs={24} md={12}>

@@ -1,7 +1,14 @@
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { Card, Descriptions, Divider, Empty, Image, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { ReportBlock, ReportCellValue, ReportChart, ReportDocument } from '@geosentry/contract';
+import {
+  cameraRoutes,
+  snapshotIdOfPicture,
+  type ReportBlock,
+  type ReportCellValue,
+  type ReportChart,
+  type ReportDocument,
+} from '@geosentry/contract';
 import { useTranslation } from 'react-i18next';
 import { getToken } from '../storage.ts';
 import { formatInZone, zoneLabel } from '../time.ts';
@@ -14,9 +21,15 @@ const EChart = lazy(() => import('../charts/EChart.tsx').then((m) => ({ default:
 /** Rows a table shows per page in the browser (the files hold them all). */
 export const REPORT_TABLE_PAGE = 50;
 
-/** The address of a stored file's picture (the token as a query parameter: an <img> sends no headers). */
+/**
+ * The address of a report's picture: a stored file's, or a camera snapshot's (`snap-<n>`); the token as a query
+ * parameter (an <img> sends no headers).
+ */
 export function reportImageUrl(fileId: string): string {
-  return `/api/v2/file/getOriginalImage?file_id=${encodeURIComponent(String(fileId))}&token=${encodeURIComponent(getToken() ?? '')}`;
+  const token = encodeURIComponent(getToken() ?? '');
+  const snap = snapshotIdOfPicture(String(fileId));
+  if (snap !== null) return `${cameraRoutes.snapshotFile.path}?id=${snap}&token=${token}`;
+  return `/api/v2/file/getOriginalImage?file_id=${encodeURIComponent(String(fileId))}&token=${token}`;
 }
 
 interface Row {
