@@ -34,10 +34,11 @@ export interface RunningServer {
 
 /**
  * A private copy of the built console: the server registers the files it finds at start, so a rebuild of
- * web/dist by someone else while a test file runs would otherwise break the pages that load later.
+ * web/dist by someone else while a test file runs would otherwise break the pages that load later. E2E_WEB_DIST
+ * names another build (one built into a private folder while others rebuild web/dist).
  */
 function copyOfWeb(): string {
-  const src = path.join(ROOT, 'web/dist');
+  const src = process.env.E2E_WEB_DIST ? path.resolve(process.env.E2E_WEB_DIST) : path.join(ROOT, 'web/dist');
   // A build empties web/dist first: a copy missing index.html or one of its assets is taken again (up to 60 s).
   for (let attempt = 0; attempt < 30; attempt++) {
     if (attempt > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
