@@ -66,6 +66,7 @@ describe('maps offline and areas', () => {
   const dbName = `gs_e2e_maps_${crypto.randomBytes(4).toString('hex')}`;
   const sets: Record<string, number> = {};
   const outside: string[] = [];
+  let site: number;
 
   beforeAll(async () => {
     const admin = new pg.Client({ connectionString: PG_ADMIN });
@@ -94,7 +95,7 @@ describe('maps offline and areas', () => {
     }
     let node = (await api<RegionNode[]>(server.url, token, 'GET', '/api/v2/data/information/region/getTree'))[0]!;
     while (node.children?.length) node = node.children[0]!;
-    const site = (
+    site = (
       await api<{ platformId: number }>(server.url, token, 'POST', '/api/v2/data/information/platform/disaster/add', {
         name: 'Longmen landslide',
         regionCode: node.code,
@@ -222,5 +223,39 @@ describe('maps offline and areas', () => {
       await page.close();
     }
     expect(outside).toEqual([]);
+  });
+
+  it('imports a KML layer of the site on its module map and draws it with its name', async () => {
+    await offline('tianditu');
+    const page = await signedIn(browser, server.url, 'en-US', VIEWER, VIEWER_PASSWORD);
+    await cut(page);
+    await page.goto(`${server.url}/#/monitor/moduleMap?platformId=${site}`);
+    await page.locator('[data-testid="module-map"] img.leaflet-tile-loaded').first().waitFor();
+    const paths = page.locator('[data-testid="module-map"] .leaflet-overlay-pane path');
+    const before = await paths.count();
+    await page.locator('[data-testid="site-layers"]').click();
+    await page.locator('[data-testid="site-layer-table"]').waitFor();
+    const kml = `<?xml version="1.0" encoding="UTF-8"?>
+<kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+<Style id="crack"><LineStyle><color>ff0000ff</color><width>3</width></LineStyle></Style>
+<Placemark><name>Main scarp</name><styleUrl>#crack</styleUrl><LineString><coordinates>
+${SITE.lon - 0.004},${SITE.lat + 0.003},0 ${SITE.lon},${SITE.lat + 0.004},0 ${SITE.lon + 0.004},${SITE.lat + 0.003},0
+</coordinates></LineString></Placemark></Document></kml>`;
+    await page
+      .locator('[data-testid="site-layer-import-input"]')
+      .setInputFiles({ name: 'scarp.kml', mimeType: 'application/vnd.google-earth.kml+xml', buffer: Buffer.from(kml) });
+    await expect
+      .poll(() => page.locator('[data-testid="site-layer-table"] tbody').textContent(), slow)
+      .toContain('scarp');
+    expect(await page.locator('[data-testid="site-layer-table"] tbody tr').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    // The map draws the line (red, as its style says) over the tiles.
+    await expect.poll(() => paths.count(), slow).toBe(before + 1);
+    await expect(paths.last().getAttribute('stroke')).resolves.toBe('#ff0000');
+    await settle(page);
+    await expectNoRawKeys(page);
+    await shot(page, 'site-kml-layer-en');
+    expect(outside).toEqual([]);
+    await page.close();
   });
 });

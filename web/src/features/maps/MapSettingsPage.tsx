@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -18,7 +18,7 @@ import {
   Typography,
   message,
 } from 'antd';
-import { AimOutlined, CloudUploadOutlined, GlobalOutlined, SaveOutlined } from '@ant-design/icons';
+import { AimOutlined, GlobalOutlined, SaveOutlined } from '@ant-design/icons';
 import {
   MAP_TYPES,
   PROVIDER_SCHEME,
@@ -35,6 +35,7 @@ import { MapPicker } from '../../shared/map/MapPicker.tsx';
 import { setMapConfig } from '../../shared/map/config.ts';
 import { formatTime } from '../../shared/time.ts';
 import { MapPreview } from './MapPreview.tsx';
+import { FileButton } from './FileButton.tsx';
 import {
   deleteLayer,
   deleteTileSet,
@@ -66,47 +67,6 @@ const fits = (set: TileSet, type: MapType) =>
   (type === 'kml' || set.provider === type || set.provider === 'kml');
 
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(b < 1024 * 1024 ? 2 : 1)} MB`;
-
-/** Picks a file with a hidden input; calls back with it. */
-function FileButton({
-  accept,
-  onFile,
-  children,
-  testId,
-  loading,
-}: {
-  accept: string;
-  onFile: (f: File) => void;
-  children: React.ReactNode;
-  testId: string;
-  loading?: boolean;
-}) {
-  const input = useRef<HTMLInputElement | null>(null);
-  return (
-    <>
-      <input
-        ref={input}
-        type="file"
-        accept={accept}
-        hidden
-        data-testid={`${testId}-input`}
-        onChange={(e) => {
-          const f = e.target.files?.[0];
-          e.target.value = '';
-          if (f) onFile(f);
-        }}
-      />
-      <Button
-        icon={<CloudUploadOutlined />}
-        loading={loading}
-        onClick={() => input.current?.click()}
-        data-testid={testId}
-      >
-        {children}
-      </Button>
-    </>
-  );
-}
 
 /**
  * System > Map (issue 21; spec §3 Map config): the map every screen uses — type (Tianditu, Baidu, Amap, Google, KML),

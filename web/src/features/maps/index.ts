@@ -5,3 +5,4 @@ export { createMap, baseTileLayers, addMapLayers, featureLayer } from '../../sha
 export { useMapConfig, loadMapConfig } from '../../shared/map/config.ts';
 export { crsOf } from '../../shared/map/crs.ts';
 export { upload } from './mapsApi.ts';
+export { SiteLayersButton } from './SiteLayers.tsx';

@@ -11,6 +11,7 @@ import { DEFAULT_CENTER } from '../../shared/map/tiles.ts';
 import { addMapLayers, createMap } from '../../shared/map/base.ts';
 import { useMapConfig } from '../../shared/map/config.ts';
 import { ClusterLayer } from '../../shared/map/cluster.ts';
+import { SiteLayersButton } from '../maps/index.ts';
 
 /** Over this many devices the map clusters them. */
 const CLUSTER_OVER = 500;
@@ -56,6 +57,8 @@ export default function ModuleMapPage() {
   const o = live.overview;
   const [moduleId, setModuleId] = useState<number | undefined>();
   const [edit, setEdit] = useState(false);
+  /** Bumped when the site's layers change: they are drawn again. */
+  const [layersVersion, setLayersVersion] = useState(0);
   const [el, setEl] = useState<HTMLDivElement | null>(null);
   const mapRef = useRef<L.Map | null>(null);
   const mapConfig = useMapConfig();
@@ -104,7 +107,7 @@ export default function ModuleMapPage() {
       dead = true;
       group?.remove();
     };
-  }, [platformId, mapConfig, el]);
+  }, [platformId, mapConfig, el, layersVersion]);
 
   const shown = useMemo(
     () => live.devices.filter((d) => moduleId === undefined || d.moduleId === moduleId),
@@ -226,6 +229,9 @@ export default function ModuleMapPage() {
         extra={
           <>
             <LiveStatus connected={live.connected} supported={live.supported} />
+            {platformId !== undefined ? (
+              <SiteLayersButton platformId={platformId} onChanged={() => setLayersVersion((v) => v + 1)} />
+            ) : null}
             {mayEdit ? (
               <Flex gap={6} align="center">
                 <DragOutlined />
