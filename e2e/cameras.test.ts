@@ -319,6 +319,26 @@ describe('cameras', () => {
       await expectNoRawKeys(alert);
       await shotNow(alert, `cameras-alert-${locale}-1280`);
       await alert.close();
+
+      // The alerts screen: the alert's drawer shows the pictures taken when it fired, loaded.
+      const alerts = await open(locale, `/alert/alert?id=${alertId}`);
+      const pictures = alerts.locator('[data-testid="alert-drawer"] [data-testid="alert-snapshots"]');
+      await pictures.waitFor({ timeout: 60_000 });
+      await expect
+        .poll(
+          () =>
+            pictures
+              .locator('[data-testid="alert-snapshot"] img')
+              .evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length),
+          slow,
+        )
+        .toBe(slopeCams.length);
+      expect(await pictures.textContent()).toContain('Crest east');
+      await pictures.scrollIntoViewIfNeeded();
+      await settle(alerts);
+      await expectNoRawKeys(alerts);
+      await shotNow(alerts, `cameras-alert-drawer-${locale}-1280`);
+      await alerts.close();
     }
   }, 300_000);
 });

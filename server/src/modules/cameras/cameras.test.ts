@@ -486,10 +486,32 @@ describe('cameras', () => {
     expect([...new Set(page.data.list.map((s) => s.source))].sort()).toEqual(['alert', 'manual', 'task']);
     const forAlert = await get<Page<CameraSnapshot>>('snapshot/getListPage', { alertId: '4242' });
     expect(forAlert.data.total).toBeGreaterThanOrEqual(1);
-    // A foreign user cannot fetch the picture.
+    const alertShot = forAlert.data.list.find((s) => s.source === 'alert')!;
+    // The alert's pictures as the alerts screen asks for them: a duty engineer of the site with only the alert
+    // permission sees them; a user outside the site's scope gets none, list or file, like missing ones.
+    await roleWith(t, admin, 'alertDuty', ['alert-predict:alert']);
+    const duty = await userToken(t, admin, { account: 'slopeDuty', roleCode: 'alertDuty', platformIds: [slope] });
+    const dutySees = await get<Page<CameraSnapshot>>('snapshot/getListPage', { alertId: '4242' }, duty);
+    expect(dutySees.data.list.map((s) => s.id)).toContain(alertShot.id);
+    const dutyFile = await t.raw('GET', `${B}/snapshot/file?id=${alertShot.id}&token=${duty}`);
+    expect(dutyFile.headers['content-type']).toBe('image/jpeg');
+    const farDuty = await userToken(t, admin, { account: 'damDuty', roleCode: 'alertDuty', platformIds: [dam] });
     const outsider = await userToken(t, admin, { account: 'damOps', roleCode: 'camOps', platformIds: [dam] });
+    for (const who of [farDuty, outsider]) {
+      const list = await get<Page<CameraSnapshot>>('snapshot/getListPage', { alertId: '4242' }, who);
+      expect([list.status, list.data.total, list.data.list]).toEqual([0, 0, []]);
+      for (const id of [alertShot.id, shot.data.id]) {
+        const f = await t.api('GET', `${B}/snapshot/file`, { query: { id: String(id), token: who } });
+        expect([f.status, f.info]).toEqual([Status.notFound, 'The snapshot does not exist']);
+      }
+    }
+    // A role whose camera configuration leaves the camera out sees no picture of it either.
+    const roles = await t.api<{ id: number; code: string }[]>('GET', '/api/v2/manage/role/getAll', { token: admin });
+    const dutyRole = roles.data.find((r) => r.code === 'alertDuty')?.id ?? 0;
+    expect((await post('role/setConfig', { roleId: dutyRole, restricted: true, groupIds: [other] })).status).toBe(0);
+    expect((await get<Page<CameraSnapshot>>('snapshot/getListPage', { alertId: '4242' }, duty)).data.total).toBe(0);
     expect(
-      (await t.api('GET', `${B}/snapshot/file`, { query: { id: String(shot.data.id), token: outsider } })).status,
+      (await t.api('GET', `${B}/snapshot/file`, { query: { id: String(alertShot.id), token: duty } })).status,
     ).toBe(Status.notFound);
   }, 60_000);
 

@@ -36,6 +36,7 @@ import {
 import { EChart, type EChartOption } from '../../shared/charts/EChart.tsx';
 import { UploadField } from '../files/index.ts';
 import { AlertTasks } from '../tasks/index.ts';
+import { AlertSnapshots } from '../cameras/index.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import {
   alertKeys,
@@ -604,6 +605,7 @@ export function AlertDetailDrawer({
             />
             <EvidenceChart alert={a} />
           </Card>
+          <AlertSnapshots alertId={a.id} platformId={a.platformId} firedAt={a.firstAt} inCard />
           <AlertTasks alertId={a.id} />
           <Tabs
             defaultActiveKey="process"

@@ -1,45 +1,92 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Empty, Flex, Image, Typography } from 'antd';
+import { Card, Empty, Flex, Image, Typography } from 'antd';
+import { CameraOutlined } from '@ant-design/icons';
 import { getToken } from '../../shared/storage.ts';
+import { mayUse, readCurrentUser } from '../../shared/currentUser.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { formatTime } from '../../shared/time.ts';
 import { cameraKeys, fetchSnapshots, snapshotHref } from './camerasApi.ts';
 import './cameras.css';
 
-/** The pictures the site's cameras took when an alert fired (its evidence), with a link to the live view. */
-export function AlertSnapshots({ alertId, platformId }: { alertId: number; platformId?: number }) {
+/** Pictures of an alert are taken as it fires and take a few seconds: a young alert without them asks again. */
+const YOUNG_MS = 2 * 60_000;
+
+/**
+ * The pictures the site's cameras took when an alert fired (its evidence), with a link to the live view. The server
+ * answers only the pictures of cameras the caller sees (data scope and role camera configuration).
+ *
+ * `inCard` (the alert's drawer in the alerts screen): a card of its own, shown only when there are pictures, so that
+ * alerts of sites without cameras carry no empty block; `firedAt` lets a young alert wait for its pictures.
+ */
+export function AlertSnapshots({
+  alertId,
+  platformId,
+  inCard = false,
+  firedAt,
+}: {
+  alertId: number;
+  platformId?: number;
+  inCard?: boolean;
+  firedAt?: string;
+}) {
   const { t } = useTranslation('cameras');
+  const user = readCurrentUser();
+  const canSee = ['camera:real-time', 'camera:cameraTask', 'alert-predict:alert'].some((c) => mayUse(user, c));
+  const young = firedAt !== undefined && Date.now() - new Date(firedAt).getTime() < YOUNG_MS;
   const q = useQuery({
     queryKey: cameraKeys.snapshots({ alertId }),
     queryFn: () => fetchSnapshots({ alertId, pageNum: 1, pageSize: 16 }),
+    enabled: canSee && alertId > 0,
     retry: retryUnlessCancelled,
+    refetchInterval: (query) => (young && (query.state.data?.total ?? 0) === 0 ? 5000 : false),
   });
   const list = q.data?.list ?? [];
+  const live =
+    platformId && mayUse(user, 'camera:real-time') ? (
+      <Typography.Link href={`#/camera/realtimecamera?platformId=${platformId}`} data-testid="alert-snapshots-live">
+        {t('alert.live')}
+      </Typography.Link>
+    ) : null;
+  const gallery = (
+    <Image.PreviewGroup>
+      <div className="camera-gallery">
+        {list.map((s) => (
+          <Flex key={s.id} vertical gap={4} data-testid="alert-snapshot">
+            <Image src={snapshotHref(s.id, getToken())} alt={s.cameraName} width="100%" />
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {s.cameraName} · {formatTime(s.takenAt)}
+            </Typography.Text>
+          </Flex>
+        ))}
+      </div>
+    </Image.PreviewGroup>
+  );
+  if (inCard) {
+    if (list.length === 0) return null;
+    return (
+      <Card
+        size="small"
+        title={
+          <Flex gap={8} align="center">
+            <CameraOutlined />
+            {t('alert.title')}
+          </Flex>
+        }
+        extra={live}
+        data-testid="alert-snapshots"
+      >
+        {gallery}
+      </Card>
+    );
+  }
   return (
     <Flex vertical gap={8} data-testid="alert-snapshots">
       <Flex justify="space-between">
         <Typography.Text strong>{t('alert.title')}</Typography.Text>
-        {platformId ? (
-          <Typography.Link href={`#/camera/realtimecamera?platformId=${platformId}`}>{t('alert.live')}</Typography.Link>
-        ) : null}
+        {live}
       </Flex>
-      {list.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alert.none')} />
-      ) : (
-        <Image.PreviewGroup>
-          <div className="camera-gallery">
-            {list.map((s) => (
-              <Flex key={s.id} vertical gap={4}>
-                <Image src={snapshotHref(s.id, getToken())} alt={s.cameraName} width="100%" />
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {s.cameraName} · {formatTime(s.takenAt)}
-                </Typography.Text>
-              </Flex>
-            ))}
-          </div>
-        </Image.PreviewGroup>
-      )}
+      {list.length === 0 ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alert.none')} /> : gallery}
     </Flex>
   );
 }
