@@ -196,6 +196,111 @@ describe('3D view and panoramas', () => {
     await page.close();
   }, 300_000);
 
+  it('makes a terrain from an elevation model uploaded on the manage screen, devices standing at their map places', async () => {
+    admin = await apiLogin(server.url);
+    let node = (await api<Node[]>(server.url, admin, 'GET', '/api/v2/data/information/region/getTree'))[0]!;
+    while (node.children?.length) node = node.children[0]!;
+    const W = 119.3;
+    const S = 26.2;
+    const CELL = 0.0005;
+    const [COLS, ROWS] = [120, 100];
+    const site = (
+      await api<{ platformId: number }>(server.url, admin, 'POST', '/api/v2/data/information/platform/tailings/add', {
+        name: 'Yangshan tailings pond',
+        regionCode: node.code,
+        lon: W + (COLS * CELL) / 2,
+        lat: S + (ROWS * CELL) / 2,
+      })
+    ).platformId;
+    const rtu = await api<Terminal>(server.url, admin, 'POST', '/api/v2/data/information/terminal/add', {
+      platformId: site,
+      name: 'Pond RTU',
+      serial: 'POND-RTU-3D',
+      protocolType: 'HTTP',
+    });
+    // Three piezometers on the slope, by their GNSS places (the module map's positions).
+    const ids: number[] = [];
+    for (const [i, [fx, fy]] of [
+      [0.3, 0.5],
+      [0.5, 0.45],
+      [0.7, 0.6],
+    ].entries()) {
+      const id = (
+        await api<{ deviceId: number }>(server.url, admin, 'POST', '/api/v2/data/information/device/common/add', {
+          deviceName: `Piezometer P${i + 1}`,
+          number: `POND-P${i + 1}`,
+          moduleId: 5,
+          platformId: site,
+          terminalId: rtu.terminalId,
+          ip: '10.0.6.10',
+          port: 502,
+        })
+      ).deviceId;
+      await api(server.url, admin, 'POST', '/api/v2/data/monitor/view/updatePosition', {
+        deviceId: id,
+        lon: W + fx! * COLS * CELL,
+        lat: S + (1 - fy!) * ROWS * CELL,
+      });
+      ids.push(id);
+    }
+    // A valley between two ridges, the pond's dam across it: an ESRI ASCII grid.
+    const rows: string[] = [];
+    for (let r = 0; r < ROWS; r++) {
+      const y = r / ROWS;
+      const row: number[] = [];
+      for (let c = 0; c < COLS; c++) {
+        const x = c / COLS;
+        const ridge = 90 * Math.abs(x - 0.5) ** 1.2 * 2;
+        const dam = 25 * Math.exp(-(((y - 0.7) / 0.05) ** 2)) * (Math.abs(x - 0.5) < 0.3 ? 1 : 0);
+        row.push(Math.round((420 + ridge + 30 * y + dam + 4 * Math.sin(x * 40) * Math.cos(y * 30)) * 10) / 10);
+      }
+      rows.push(row.join(' '));
+    }
+    const asc = [
+      `ncols ${COLS}`,
+      `nrows ${ROWS}`,
+      `xllcorner ${W}`,
+      `yllcorner ${S}`,
+      `cellsize ${CELL}`,
+      'NODATA_value -9999',
+      ...rows,
+    ].join('\n');
+
+    const page = await newPage(browser, 'en-US');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await resumeSession(page, server.url);
+    await page.goto(`${server.url}/#/dimensional/3DManage?platformId=${site}`);
+    await page.locator('[data-testid="three-d-upload"]').waitFor();
+    await page
+      .locator('.ant-upload input[type="file"]')
+      .setInputFiles({ name: 'yangshan-dem.asc', mimeType: 'text/plain', buffer: Buffer.from(asc) });
+    await expect
+      .poll(() => page.locator('.ant-message').textContent(), { timeout: 60_000 })
+      .toContain('Model uploaded');
+    await ingest(server.url, rtu, 'POND-P1', [{ ts: Date.now(), values: { deformation: 3.5 } }]);
+    await ingest(server.url, rtu, 'POND-P2', [{ ts: Date.now(), values: { deformation: 4.25 } }]);
+    await page.goto(`${server.url}/#/dimensional/3D?platformId=${site}`);
+    const scene = page.locator('[data-testid="three-d-scene"]');
+    await expect.poll(() => scene.getAttribute('data-triangles'), { timeout: 60_000 }).toBe(String(119 * 99 * 2));
+    // Every device stands on the terrain, where the map has it; two report (green), one has not (grey).
+    const colour = (id: number) =>
+      page.evaluate<[number, number, number] | null>(`(() => {
+        const s = window.__gsThreeD;
+        const at = s && s.markerScreen(${id});
+        return at ? s.pixelAt(at.x, at.y) : null;
+      })()`);
+    for (const id of ids.slice(0, 2))
+      await expect
+        .poll(() => colour(id), { timeout: 30_000 })
+        .toSatisfy((c) => c !== null && c[1] > c[0] + 30 && c[1] > c[2] + 30);
+    await expect
+      .poll(() => colour(ids[2]!))
+      .toSatisfy((c) => c !== null && Math.abs(c[0] - c[1]) < 12 && Math.abs(c[1] - c[2]) < 12);
+    await expectNoRawKeys(page);
+    await shot(page, 'threeD-terrain-en');
+    await page.close();
+  });
+
   it('has no 3D route or icon without threeDimensional:show, nor for a bridge deployment', async () => {
     // The browser's login ended the script's session.
     admin = await apiLogin(server.url);
