@@ -15,10 +15,11 @@ import {
 
 /**
  * Field tasks in a real browser (en): an alert on a dam becomes a task from its detail drawer (site, device,
- * evidence and deadline filled in), assigned to a field engineer with a reviewer; the engineer starts it and
- * reports two days of progress, submits it; the reviewer fails it with a note, the engineer reports again and
- * submits, the reviewer passes it with a grade; the alert's record shows the task completed. Then every task screen
- * in en, zh and ko at 1280 px: test-results/screenshots/tasks-*.png.
+ * evidence and deadline filled in; the duty engineer plans it from yesterday morning), assigned to a field engineer
+ * with a reviewer; the engineer starts it and reports two days of progress (yesterday's, reported late with its day,
+ * and today's), submits it; the daily history shows both days; the reviewer fails it with a note, the engineer
+ * reports again and submits, the reviewer passes it with a grade; the alert's record shows the task completed. Then
+ * every task screen in en, zh and ko at 1280 px: test-results/screenshots/tasks-*.png.
  */
 
 interface RegionNode {
@@ -26,9 +27,20 @@ interface RegionNode {
   children?: RegionNode[];
 }
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** A calendar day (yyyy-MM-dd, UTC like the browser here) `n` days from today. */
+const dayOf = (n: number): string => new Date(Date.now() + n * DAY).toISOString().slice(0, 10);
 const slow = { timeout: 30_000, interval: 250 };
 const dropdown = (page: Page) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
 const PASSWORD = 'Field-task-pass-1';
+
+/** Types a value into an antd picker's input and confirms it. */
+async function typeInto(page: Page, selector: string, value: string): Promise<void> {
+  const input = page.locator(selector);
+  await input.click();
+  await input.fill(value);
+  await input.press('Enter');
+}
 
 async function pick(page: Page, id: string, text: string): Promise<void> {
   await page.locator(`#${id}`).click();
@@ -161,6 +173,18 @@ describe('tasks in a real browser', () => {
     await pick(admin, 'task-assignee', 'Zhao Lei');
     await pick(admin, 'task-reviewer', 'Wang Jian');
     await admin.locator('#task-acceptance').fill('Photos of the toe and a flow figure');
+    // Planned from yesterday morning (the seepage was seen then) to the deadline in three days.
+    const period = admin.locator('.ant-picker-range:has(#task-period) input');
+    // Each end confirmed by the panel's OK (Enter in a closed picker would submit the form).
+    const ok = admin.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-ok button');
+    await period.first().click();
+    await period.first().fill(`${dayOf(-1)} 08:00`);
+    await ok.click();
+    await period.last().click();
+    await period.last().fill(`${dayOf(3)} 18:00`);
+    await ok.click();
+    await expect.poll(() => period.last().inputValue(), slow).toBe(`${dayOf(3)} 18:00`);
+    await expect.poll(() => period.first().inputValue()).toBe(`${dayOf(-1)} 08:00`);
     await shot(admin, 'tasks-createtask-en');
     await admin.locator('[data-testid="task-save"]').click();
     await admin.waitForURL(/basicinfo1\?id=\d+/);
@@ -176,8 +200,11 @@ describe('tasks in a real browser', () => {
     await eng.goto(`${server.url}/#/task/receivetask`);
     await eng.locator('[data-testid="task-table"] [data-testid="task-open"]').first().click();
     await eng.locator('[data-testid="task-start"]').click();
-    const report = async (text: string, rate: string) => {
+    const report = async (text: string, rate: string, day?: string) => {
       await eng.locator('[data-testid="task-report"]').click();
+      // The day: today by default; yesterday's work reported late names its day.
+      await expect.poll(() => eng.locator('#task-progress-day').inputValue()).toBe(dayOf(0));
+      if (day) await typeInto(eng, '#task-progress-day', day);
       await eng.locator('#task-progress-text').fill(text);
       await eng.locator('#task-progress-rate').fill(rate);
       await eng.locator('#task-progress-lat').fill('26.61234');
@@ -187,9 +214,18 @@ describe('tasks in a real browser', () => {
         .poll(() => eng.locator('[data-testid="task-progress-entry"]').allTextContents(), slow)
         .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
     };
-    await report('Day 1: walked the toe, seepage clear, photos taken', '40');
+    await report('Day 1: walked the toe, seepage clear, photos taken', '40', dayOf(-1));
     await report('Day 2: measured the flow at P3, 0.8 l/s', '100');
     await shot(eng, 'tasks-basicinfo-en');
+    // The daily history has the task's two days, newest first.
+    await admin.goto(`${server.url}/#/task/dailyHistory`);
+    const rows = admin.locator('[data-testid="task-history"] tr.ant-table-row').filter({ hasText: `#${alertId}` });
+    await expect
+      .poll(async () => (await rows.allTextContents()).map((r) => r.slice(0, 10)), slow)
+      .toEqual([dayOf(0), dayOf(-1)]);
+    expect(await rows.nth(1).textContent()).toContain('Day 1: walked the toe');
+    expect(await rows.nth(0).textContent()).toContain('Day 2: measured the flow');
+    await shot(admin, 'tasks-dailyHistory-two-days-en');
     await eng.locator('[data-testid="task-submit"]').click();
     await expect.poll(() => eng.locator('[data-testid="task-detail"]').textContent(), slow).toContain('To be reviewed');
 

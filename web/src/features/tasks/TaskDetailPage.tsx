@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import {
   Button,
   Card,
+  DatePicker,
   Descriptions,
   Empty,
   Flex,
@@ -20,10 +21,18 @@ import {
   message,
 } from 'antd';
 import { FileSearchOutlined, PaperClipOutlined } from '@ant-design/icons';
-import { TASK_GRADES, TASK_MAX_FILES, type TaskFile, type TaskGrade, type TaskReviewResult } from '@geosentry/contract';
+import type { Dayjs } from 'dayjs';
+import {
+  TASK_GRADES,
+  TASK_LATE_REPORT_DAYS,
+  TASK_MAX_FILES,
+  type TaskFile,
+  type TaskGrade,
+  type TaskReviewResult,
+} from '@geosentry/contract';
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { formatTime } from '../../shared/time.ts';
+import { formatInZone, formatTime, pickerValue } from '../../shared/time.ts';
 import { UploadField, fileHref } from '../files/index.ts';
 import {
   addProgress,
@@ -50,6 +59,20 @@ export function Files({ files }: { files: TaskFile[] }) {
   );
 }
 
+const DAY = 'YYYY-MM-DD';
+/** Today in the user's zone (yyyy-MM-dd). */
+const today = (): string => formatInZone(Date.now(), undefined, DAY);
+
+/**
+ * The days a progress report may be for (TASK_LATE_REPORT_DAYS in the contract): from the planned start day, at most
+ * that many days back, to today; the server checks the same.
+ */
+const reportDays = (startTime: string): [string, string] => {
+  const back = new Date(Date.now() - TASK_LATE_REPORT_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const planned = startTime.slice(0, 10);
+  return [planned > back ? planned : back, today()];
+};
+
 /** Task detail (basicinfo; basicinfo1 from assigned tasks, basicinfo2 from review): the task, its story, actions. */
 export default function TaskDetailPage() {
   const { t } = useTranslation('tasks');
@@ -61,6 +84,7 @@ export default function TaskDetailPage() {
   const [reporting, setReporting] = useState(false);
   const [reviewing, setReviewing] = useState(false);
   const [progressForm] = Form.useForm<{
+    day: Dayjs;
     text: string;
     completionRate: number;
     photos: string[];
@@ -87,8 +111,17 @@ export default function TaskDetailPage() {
   const start = useMutation({ mutationFn: () => startTask(id), onSuccess: () => done('messages.started') });
   const submit = useMutation({ mutationFn: () => submitTask(id), onSuccess: () => done('messages.submitted') });
   const report = useMutation({
-    mutationFn: (v: { text: string; completionRate: number; photos?: string[]; lat?: number; lon?: number }) =>
-      addProgress({ id, ...v, photos: v.photos ?? [] }),
+    mutationFn: ({
+      day,
+      ...v
+    }: {
+      day?: Dayjs;
+      text: string;
+      completionRate: number;
+      photos?: string[];
+      lat?: number;
+      lon?: number;
+    }) => addProgress({ id, ...v, day: day?.format(DAY), photos: v.photos ?? [] }),
     onSuccess: () => {
       setReporting(false);
       done('messages.reported');
@@ -129,7 +162,11 @@ export default function TaskDetailPage() {
                 data-testid="task-report"
                 onClick={() => {
                   progressForm.resetFields();
-                  progressForm.setFieldsValue({ completionRate: Math.max(1, d.completionRate), photos: [] });
+                  progressForm.setFieldsValue({
+                    day: pickerValue(today()),
+                    completionRate: Math.max(1, d.completionRate),
+                    photos: [],
+                  });
                   setReporting(true);
                 }}
               >
@@ -199,34 +236,41 @@ export default function TaskDetailPage() {
           items={[
             { children: `${formatTime(d.createdAt)} · ${t('story.published', { name: d.publisher })}` },
             ...(d.startedAt ? [{ color: 'blue', children: `${formatTime(d.startedAt)} · ${t('story.started')}` }] : []),
-            ...[...(history.data?.list ?? [])].reverse().map((e) => ({
-              color: 'green',
-              children: (
-                <div data-testid="task-progress-entry">
-                  <Typography.Text strong>
-                    {e.day} · {e.completionRate}%
-                  </Typography.Text>{' '}
-                  <Typography.Text>{e.text}</Typography.Text>
-                  {e.lat !== null && e.lon !== null ? (
-                    <Typography.Text type="secondary">
-                      {' '}
-                      ({e.lat.toFixed(5)}, {e.lon.toFixed(5)})
-                    </Typography.Text>
-                  ) : null}
-                  <Files files={e.photos} />
-                </div>
-              ),
-            })),
-            ...d.reviews.map((r) => ({
-              color: r.result === 'pass' ? 'green' : 'red',
-              children: (
-                <span data-testid="task-review-entry">
-                  {formatTime(r.at)} · {t(`reviewResults.${r.result}`)} ({r.reviewer})
-                  {r.grade ? ` · ${t(`grades.${r.grade}`)}` : ''}
-                  {r.note ? ` · ${r.note}` : ''}
-                </span>
-              ),
-            })),
+            // Progress and reviews in the order they happened (a failed review before the reports that followed it).
+            ...[
+              ...[...(history.data?.list ?? [])].reverse().map((e) => ({
+                at: e.createdAt,
+                color: 'green',
+                children: (
+                  <div data-testid="task-progress-entry">
+                    <Typography.Text strong>
+                      {e.day} · {e.completionRate}%
+                    </Typography.Text>{' '}
+                    <Typography.Text>{e.text}</Typography.Text>
+                    {e.lat !== null && e.lon !== null ? (
+                      <Typography.Text type="secondary">
+                        {' '}
+                        ({e.lat.toFixed(5)}, {e.lon.toFixed(5)})
+                      </Typography.Text>
+                    ) : null}
+                    {e.photos.length ? <Files files={e.photos} /> : null}
+                  </div>
+                ),
+              })),
+              ...d.reviews.map((r) => ({
+                at: r.at,
+                color: r.result === 'pass' ? 'green' : 'red',
+                children: (
+                  <span data-testid="task-review-entry">
+                    {formatTime(r.at)} · {t(`reviewResults.${r.result}`)} ({r.reviewer})
+                    {r.grade ? ` · ${t(`grades.${r.grade}`)}` : ''}
+                    {r.note ? ` · ${r.note}` : ''}
+                  </span>
+                ),
+              })),
+            ]
+              .sort((x, y) => Date.parse(x.at) - Date.parse(y.at))
+              .map(({ at: _at, ...item }) => item),
           ]}
         />
       </Card>
@@ -241,6 +285,23 @@ export default function TaskDetailPage() {
         destroyOnHidden
       >
         <Form form={progressForm} layout="vertical" onFinish={(v) => report.mutate(v)}>
+          <Form.Item
+            name="day"
+            label={t('fields.day')}
+            extra={t('hints.reportDay', { days: TASK_LATE_REPORT_DAYS })}
+            rules={[{ required: true, message: t('validation.reportDay') }]}
+          >
+            <DatePicker
+              id="task-progress-day"
+              format={DAY}
+              allowClear={false}
+              disabledDate={(v) => {
+                const [from, to] = reportDays(d.startTime);
+                const s = v.format(DAY);
+                return s < from || s > to;
+              }}
+            />
+          </Form.Item>
           <Form.Item
             name="text"
             label={t('fields.progressText')}

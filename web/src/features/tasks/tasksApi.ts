@@ -92,6 +92,7 @@ export const addProgress = (v: {
   photos: string[];
   lat?: number | undefined;
   lon?: number | undefined;
+  day?: string | undefined;
 }) => call(taskRoutes.progress, { ...v, photos: v.photos.join(',') }, change);
 export const reviewTask = (v: {
   id: number;
