@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { terrainGlb, panoramaPng } from '../server/src/modules/threeD/threeD.testkit.ts';
@@ -266,6 +268,24 @@ describe('3D view and panoramas', () => {
       ...rows,
     ].join('\n');
 
+    // And a 3D Tiles tileset the operator put under DATA_DIR (the dam's body), shown on the site.
+    const folder = path.join(server.dataDir, 'threeD', 'tilesets', 'pond-dam');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'dam.glb'), terrainGlb(8, 800, 40));
+    fs.writeFileSync(
+      path.join(folder, 'tileset.json'),
+      JSON.stringify({
+        asset: { version: '1.1' },
+        geometricError: 50,
+        root: {
+          boundingVolume: { box: [0, 0, 0, 400, 0, 0, 0, 400, 0, 0, 0, 40] },
+          geometricError: 0,
+          content: { uri: 'dam.glb' },
+        },
+      }),
+    );
+    await api(server.url, admin, 'POST', '/api/v2/data/threeD/setTileset', { platformId: site, name: 'pond-dam' });
+
     const page = await newPage(browser, 'en-US');
     await page.setViewportSize({ width: 1280, height: 800 });
     await resumeSession(page, server.url);
@@ -282,6 +302,8 @@ describe('3D view and panoramas', () => {
     await page.goto(`${server.url}/#/dimensional/3D?platformId=${site}`);
     const scene = page.locator('[data-testid="three-d-scene"]');
     await expect.poll(() => scene.getAttribute('data-triangles'), { timeout: 60_000 }).toBe(String(119 * 99 * 2));
+    // The tileset streams in beside the terrain, through the server with the session's token.
+    await expect.poll(() => scene.getAttribute('data-tileset-ms'), { timeout: 60_000 }).toMatch(/^\d+$/);
     // Every device stands on the terrain, where the map has it; two report (green), one has not (grey).
     const colour = (id: number) =>
       page.evaluate<[number, number, number] | null>(`(() => {

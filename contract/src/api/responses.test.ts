@@ -16,6 +16,7 @@ const FILE_ROUTES = new Set([
   'mapsRoutes.tile',
   'mapsRoutes.tianditu',
   'threeDRoutes.modelFile',
+  'threeDRoutes.tileFile',
   'panoramasRoutes.image',
   'cameraRoutes.liveFile',
   'cameraRoutes.snapshotFile',

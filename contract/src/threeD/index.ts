@@ -76,10 +76,30 @@ export const threeDDeviceSchema = z.object({
 });
 export type ThreeDDevice = z.output<typeof threeDDeviceSchema>;
 
+/** A 3D Tiles tileset: a folder under DATA_DIR/threeD/tilesets holding tileset.json and its content. */
+export const threeDTilesetSchema = z.object({
+  name: z.string(),
+  /** Its tileset.json through the server (the token goes in the token header): content resolves beside it. */
+  url: z.string(),
+});
+export type ThreeDTileset = z.output<typeof threeDTilesetSchema>;
+export const THREE_D_TILESET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+export const threeDSetTilesetBody = z.object({
+  platformId: zInt().describe('The site'),
+  name: z
+    .string()
+    .trim()
+    .max(100)
+    .refine((v) => v === '' || THREE_D_TILESET_NAME.test(v), { params: { rule: 'tilesetName' } })
+    .describe('A folder of DATA_DIR/threeD/tilesets (see getTilesets); empty: the site shows no tileset'),
+});
+
 export const threeDSceneSchema = z.object({
   platformId: z.number().int(),
   name: z.string(),
   model: threeDModelSchema.nullable(),
+  /** The site's 3D Tiles tileset, drawn with (or instead of) the model; null when none. */
+  tileset: threeDTilesetSchema.nullable(),
   devices: z.array(threeDDeviceSchema),
 });
 export type ThreeDScene = z.output<typeof threeDSceneSchema>;
@@ -151,6 +171,32 @@ export const threeDRoutes = routeTable({
     tags,
     body: threeDSiteQuery,
     response: z.null(),
+  },
+  tilesets: {
+    method: 'GET',
+    path: `${B}/getTilesets`,
+    permission: MANAGE,
+    summary:
+      'The 3D Tiles tilesets the operator put under DATA_DIR/threeD/tilesets (folders with a tileset.json), by name',
+    tags,
+    response: z.array(z.object({ name: z.string(), sites: z.number().int() })),
+  },
+  setTileset: {
+    method: 'POST',
+    path: `${B}/setTileset`,
+    permission: MANAGE,
+    summary: "Show a tileset of DATA_DIR/threeD/tilesets on a site's 3D view (an empty name removes it)",
+    tags,
+    body: threeDSetTilesetBody,
+    response: z.null(),
+  },
+  tileFile: {
+    method: 'GET',
+    path: `${B}/tiles/:platformId/*`,
+    permission: SHOW,
+    summary:
+      "A file of a site's tileset (tileset.json, b3dm/i3dm/pnts/cmpt/glb content, subtrees, textures) by its path in the tileset's folder, for the site's users only (token header)",
+    tags,
   },
   savePlacements: {
     method: 'POST',

@@ -272,3 +272,36 @@ export async function deviceCoords(
     .execute();
   return rows.map((r) => ({ deviceId: r.id, lon: Number(r.lon), lat: Number(r.lat) }));
 }
+
+/** The tileset a site shows, or undefined. */
+export async function tilesetOf(db: Db, platformId: number): Promise<string | undefined> {
+  const r = await db.k
+    .selectFrom('three_d_tilesets')
+    .select('name')
+    .where('platform_id', '=', platformId)
+    .executeTakeFirst();
+  return r?.name;
+}
+
+/** Binds a tileset to a site (null: unbinds it). */
+export async function setTileset(db: Db, platformId: number, name: string | null, userId: number): Promise<void> {
+  if (name === null) {
+    await db.k.deleteFrom('three_d_tilesets').where('platform_id', '=', platformId).execute();
+    return;
+  }
+  await db.k
+    .insertInto('three_d_tilesets')
+    .values({ platform_id: platformId, name, created_by: userId })
+    .onConflict((oc) => oc.column('platform_id').doUpdateSet({ name, created_by: userId, updated_at: sql`now()` }))
+    .execute();
+}
+
+/** How many sites show each tileset. */
+export async function tilesetUse(db: Db): Promise<Map<string, number>> {
+  const rows = await db.k
+    .selectFrom('three_d_tilesets')
+    .select(['name', (eb) => eb.fn.countAll<string>().as('n')])
+    .groupBy('name')
+    .execute();
+  return new Map(rows.map((r) => [r.name, Number(r.n)]));
+}

@@ -41,6 +41,23 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: Map
     reply.header('content-security-policy', "default-src 'none'; sandbox");
     await reply.send(f.stream);
   });
+  defineRoute(app, ctx, threeDRoutes.tilesets, async () => ({ data: await svc.listTilesets() }));
+  defineRoute(app, ctx, threeDRoutes.setTileset, async (c) => {
+    await svc.setTileset(caller(c), c.body.platformId, c.body.name);
+    return { key: 'setOk' };
+  });
+  defineRoute(app, ctx, threeDRoutes.tileFile, async (c) => {
+    const platformId = Number(c.params.platformId);
+    if (!Number.isInteger(platformId) || platformId <= 0) throw new AppError(Status.notFound, 'threeDTileNotFound');
+    const f = await svc.openTile(caller(c), platformId, c.params['*'] ?? '');
+    const reply = c.reply;
+    reply.header('content-type', f.type);
+    reply.header('content-length', String(f.size));
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('cache-control', 'private, max-age=3600');
+    reply.header('content-security-policy', "default-src 'none'; sandbox");
+    await reply.send(f.stream);
+  });
   defineRoute(app, ctx, threeDRoutes.recent, async (c) => ({
     data: await svc.recent(caller(c), c.query.deviceId),
   }));

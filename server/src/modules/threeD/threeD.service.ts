@@ -17,6 +17,7 @@ import { checkGlb, glbReason } from './threeD.glb.ts';
 import { buildPreview, PREVIEW_TRIANGLES } from './threeD.lod.ts';
 import { demReason, readDem } from './threeD.dem.ts';
 import { buildTerrain } from './threeD.terrain.ts';
+import { TilesetStore } from './threeD.tilesets.ts';
 import type { Extent, ExtentImage } from '../maps/index.ts';
 
 /** Elevation models become a terrain model: GeoTIFF and ESRI ASCII grid. */
@@ -27,6 +28,10 @@ import * as repo from './threeD.repository.ts';
 const MAX_RECENT_POINTS = 500;
 
 const notFound = (): AppError => new AppError(Status.notFound, 'platformNotFound');
+
+/** A site's tileset.json through the server; its content's relative addresses resolve beside it. */
+const tilesetUrl = (platformId: number): string =>
+  threeDRoutes.tileFile.path.replace(':platformId', String(platformId)).replace('*', 'tileset.json');
 
 /** The extension of a model's preview, stored beside the model under the same key. */
 const PREVIEW = 'lod';
@@ -50,6 +55,7 @@ const toModel = (m: repo.ModelRow, hasPreview: boolean): ThreeDModel => ({
 /** Sites' 3D scenes: a GLB model per site and the places of the site's devices on it. */
 export class ThreeDService {
   readonly store: BlobStore;
+  readonly tilesets: TilesetStore;
 
   constructor(
     private readonly ctx: AppContext,
@@ -57,6 +63,7 @@ export class ThreeDService {
     private readonly maps?: { imagery(e: Extent): Promise<ExtentImage | null> },
   ) {
     this.store = new BlobStore(path.join(ctx.config.dataDir, 'threeD'));
+    this.tilesets = new TilesetStore(path.join(ctx.config.dataDir, 'threeD', 'tilesets'));
   }
 
   /** A site in the caller's scope that may have a scene (missing and foreign answer alike). */
@@ -75,7 +82,14 @@ export class ThreeDService {
     const s = await this.site(user, platformId);
     const [model, devices] = await Promise.all([repo.modelOf(this.ctx.db, s.id), repo.sceneDevices(this.ctx.db, s.id)]);
     const preview = model ? await this.store.has(model.fileKey, PREVIEW) : false;
-    return { platformId: s.id, name: s.name, model: model ? toModel(model, preview) : null, devices };
+    const tileset = await repo.tilesetOf(this.ctx.db, s.id);
+    return {
+      platformId: s.id,
+      name: s.name,
+      model: model ? toModel(model, preview) : null,
+      tileset: tileset ? { name: tileset, url: tilesetUrl(s.id) } : null,
+      devices,
+    };
   }
 
   async openModel(user: SessionUser, platformId: number, detail: 'full' | 'preview' = 'full') {
@@ -164,6 +178,28 @@ export class ThreeDService {
   private async removeFiles(key: string): Promise<void> {
     await this.store.remove(key, 'glb');
     await this.store.remove(key, PREVIEW);
+  }
+
+  /** The tilesets under DATA_DIR/threeD/tilesets, with how many sites show each. */
+  async listTilesets(): Promise<{ name: string; sites: number }[]> {
+    const [names, use] = await Promise.all([this.tilesets.list(), repo.tilesetUse(this.ctx.db)]);
+    return names.map((name) => ({ name, sites: use.get(name) ?? 0 }));
+  }
+
+  async setTileset(user: SessionUser, platformId: number, name: string): Promise<void> {
+    const s = await this.site(user, platformId);
+    if (name && !(await this.tilesets.exists(name)))
+      throw new AppError(Status.invalid, 'threeDTilesetMissing', { name });
+    await repo.setTileset(this.ctx.db, s.id, name || null, user.id);
+  }
+
+  /** A file of the tileset a site in the caller's scope shows. */
+  async openTile(user: SessionUser, platformId: number, rel: string) {
+    const s = await this.site(user, platformId);
+    const name = await repo.tilesetOf(this.ctx.db, s.id);
+    const f = name ? await this.tilesets.open(name, rel) : null;
+    if (!f) throw new AppError(Status.notFound, 'threeDTileNotFound');
+    return f;
   }
 
   async deleteModel(user: SessionUser, platformId: number): Promise<void> {

@@ -223,6 +223,77 @@ describe('3D models and device placements', () => {
     expect(fs.existsSync(path.join(dir, `${key}.lod`))).toBe(false);
   });
 
+  it("shows a 3D Tiles tileset of DATA_DIR on a site, its files to the site's users only", async () => {
+    const root = path.join(t.config.dataDir, 'threeD', 'tilesets');
+    const folder = path.join(root, 'dam-tiles');
+    fs.mkdirSync(path.join(folder, 'content'), { recursive: true });
+    const tileset = {
+      asset: { version: '1.1' },
+      geometricError: 100,
+      root: {
+        boundingVolume: { box: [0, 0, 0, 100, 0, 0, 0, 100, 0, 0, 0, 20] },
+        geometricError: 0,
+        refine: 'REPLACE',
+        content: { uri: 'content/dam.glb' },
+      },
+    };
+    fs.writeFileSync(path.join(folder, 'tileset.json'), JSON.stringify(tileset));
+    const glb = terrainGlb(10);
+    fs.writeFileSync(path.join(folder, 'content', 'dam.glb'), glb);
+    fs.mkdirSync(path.join(root, 'no-tileset'), { recursive: true });
+    fs.writeFileSync(path.join(t.config.dataDir, 'secret.txt'), 'secret');
+    fs.symlinkSync(path.join(t.config.dataDir, 'secret.txt'), path.join(folder, 'content', 'link.bin'));
+
+    const list = await t.api<{ name: string; sites: number }[]>('GET', `${B}/getTilesets`, { token: admin });
+    expect(list.data).toEqual([{ name: 'dam-tiles', sites: 0 }]);
+    expect((await t.api('GET', `${B}/getTilesets`, { token: viewer })).status).toBe(Status.noPermission);
+
+    const set = (token: string, platformId: number, name: string) =>
+      t.api('POST', `${B}/setTileset`, { token, form: true, body: { platformId, name } });
+    const missing = await set(user, siteA, 'no-tileset');
+    expect(missing.status).toBe(Status.invalid);
+    expect(missing.info).toContain('no-tileset');
+    expect((await set(user, siteA, '../threeD')).status).toBe(Status.invalid);
+    expect((await set(user, siteB, 'dam-tiles')).status).toBe(Status.notFound); // a foreign site
+    expect((await set(user, siteA, 'dam-tiles')).status).toBe(0);
+    expect((await set(admin, siteB, 'dam-tiles')).status).toBe(0);
+
+    const scene = await t.api<ThreeDScene>('GET', `${B}/getScene`, {
+      token: viewer,
+      query: { platformId: String(siteA) },
+    });
+    expect(scene.data.tileset).toEqual({ name: 'dam-tiles', url: `${B}/tiles/${siteA}/tileset.json` });
+    const json = await t.raw('GET', scene.data.tileset!.url, { token: viewer });
+    expect(json.statusCode).toBe(200);
+    expect(json.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(json.body)).toEqual(tileset);
+    const content = await t.raw('GET', `${B}/tiles/${siteA}/content/dam.glb`, { token: viewer });
+    expect(content.headers['content-type']).toBe('model/gltf-binary');
+    expect(content.rawPayload.equals(glb)).toBe(true);
+    // Out of the folder, by '..', an encoded '..', or a link: as missing. A foreign site's tiles: as missing.
+    for (const rel of [
+      '../tilesets/dam-tiles/tileset.json',
+      '..%2F..%2Fsecret.txt',
+      'content/link.bin',
+      'nothing.json',
+    ]) {
+      const r = await t.raw('GET', `${B}/tiles/${siteA}/${rel}`, { token: viewer });
+      expect(r.json(), rel).toMatchObject({ status: Status.notFound });
+    }
+    const foreign = await t.raw('GET', `${B}/tiles/${siteB}/tileset.json`, { token: viewer });
+    expect(foreign.json()).toMatchObject({ status: Status.notFound });
+    const anon = await t.raw('GET', `${B}/tiles/${siteA}/tileset.json`);
+    expect(anon.json()).toMatchObject({ status: Status.notLoggedIn });
+
+    expect((await t.api('GET', `${B}/getTilesets`, { token: admin })).data).toEqual([{ name: 'dam-tiles', sites: 2 }]);
+    expect((await set(user, siteA, '')).status).toBe(0);
+    const after = await t.api<ThreeDScene>('GET', `${B}/getScene`, {
+      token: viewer,
+      query: { platformId: String(siteA) },
+    });
+    expect(after.data.tileset).toBeNull();
+  });
+
   it('keeps one model per site under 100 parallel uploads', async () => {
     const site = await buildPlatform(t, { type: 'river', name: 'River D' });
     const rs = await Promise.all(

@@ -565,6 +565,13 @@ export interface Database {
     created_at: Stamp;
     updated_at: Stamp;
   };
+  // 0029_three_d_tilesets: the 3D Tiles folder (under DATA_DIR/threeD/tilesets) a site shows.
+  three_d_tilesets: {
+    platform_id: number;
+    name: string;
+    created_by: number | null;
+    updated_at: Stamp;
+  };
   three_d_placements: {
     device_id: number;
     platform_id: number;

@@ -1444,6 +1444,16 @@ export const MESSAGES = {
     zh: '{name} 不是 glTF 二进制模型（.glb，glTF 2.0）：{reason}',
     ko: '{name}은(는) glTF 바이너리 모델(.glb, glTF 2.0)이 아닙니다: {reason}',
   },
+  threeDTilesetMissing: {
+    en: 'There is no tileset {name} under DATA_DIR/threeD/tilesets (a folder with a tileset.json)',
+    zh: 'DATA_DIR/threeD/tilesets 下没有瓦片集 {name}（含 tileset.json 的文件夹）',
+    ko: 'DATA_DIR/threeD/tilesets 아래에 타일셋 {name}이(가) 없습니다 (tileset.json이 있는 폴더)',
+  },
+  threeDTileNotFound: {
+    en: "No such file in the site's tileset",
+    zh: '场地瓦片集中没有该文件',
+    ko: '현장 타일셋에 그런 파일이 없습니다',
+  },
   threeDNotDem: {
     en: '{name} is not an elevation model that can be used: {reason}',
     zh: '{name} 不是可用的高程模型：{reason}',

@@ -3,11 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Spin } from 'antd';
 import { SiteScene, type Marker } from './siteScene.ts';
 import { withToken } from './threeDApi.ts';
+import { getToken } from '../../shared/storage.ts';
 
 export interface SceneViewProps {
   modelUrl: string | null;
   /** The model's lighter level of detail: drawn first, then the full model over it. */
   previewUrl?: string | null;
+  /** The site's 3D Tiles tileset.json (with or without a model). */
+  tilesetUrl?: string | null;
   markers: Marker[];
   selected: number | null;
   /** The label over the selected marker. */
@@ -22,6 +25,7 @@ export interface SceneViewProps {
 export function SceneView({
   modelUrl,
   previewUrl = null,
+  tilesetUrl = null,
   markers,
   selected,
   selectedLabel,
@@ -85,6 +89,24 @@ export function SceneView({
       live = false;
     };
   }, [modelUrl, previewUrl, t]);
+
+  useEffect(() => {
+    const s = scene.current;
+    if (!s) return;
+    if (!tilesetUrl) {
+      s.clearTileset();
+      return;
+    }
+    let live = true;
+    const el = host.current;
+    const token = getToken();
+    s.loadTileset(tilesetUrl, token ? { token } : {})
+      .then((ms) => live && el?.setAttribute('data-tileset-ms', String(Math.round(ms))))
+      .catch(() => live && setError(t('errors.tilesetLoad')));
+    return () => {
+      live = false;
+    };
+  }, [tilesetUrl, t]);
 
   useEffect(() => {
     scene.current?.setMarkers(markers.map((m) => ({ ...m, position: m.position ? { ...m.position } : null })));

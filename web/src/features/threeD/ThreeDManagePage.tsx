@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   Button,
@@ -29,7 +29,7 @@ import {
 import type { ThreeDPlacement } from '@geosentry/contract';
 import { PageHeaderCard } from '../../shared/ui/PageHeaderCard.tsx';
 import { SceneView } from './SceneView.tsx';
-import { deleteModel, savePlacements, threeDKeys, uploadModel } from './threeDApi.ts';
+import { deleteModel, fetchTilesets, savePlacements, setTileset, threeDKeys, uploadModel } from './threeDApi.ts';
 import { deviceColour } from './deviceLook.ts';
 import { useLiveScene } from './useLiveScene.ts';
 import { useSitePick } from './useSitePick.ts';
@@ -49,6 +49,7 @@ export default function ThreeDManagePage(): ReactElement {
   const [selected, setSelected] = useState<number | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [saving, setSaving] = useState(false);
+  const tilesets = useQuery({ queryKey: threeDKeys.tilesets, queryFn: fetchTilesets });
 
   // The stored placements, again whenever the scene is read (and nothing is being edited).
   useEffect(() => {
@@ -93,6 +94,7 @@ export default function ThreeDManagePage(): ReactElement {
   };
 
   const model = scene?.model ?? null;
+  const tilesetName = scene?.tileset?.name ?? '';
   return (
     <Flex vertical gap={16}>
       {holder}
@@ -130,6 +132,7 @@ export default function ThreeDManagePage(): ReactElement {
             <SceneView
               modelUrl={model?.url ?? null}
               previewUrl={model?.previewUrl ?? null}
+              tilesetUrl={scene?.tileset?.url ?? null}
               markers={markers}
               selected={selected}
               selectedLabel={picked?.deviceName}
@@ -175,6 +178,29 @@ export default function ThreeDManagePage(): ReactElement {
                 {model ? t('manage.replace') : t('manage.upload')}
               </Button>
             </Upload>
+            <Select<string>
+              data-testid="three-d-tileset"
+              style={{ minWidth: 220 }}
+              placeholder={t('manage.tilesetNone')}
+              allowClear
+              disabled={platformId === undefined}
+              value={tilesetName || undefined}
+              loading={tilesets.isLoading}
+              notFoundContent={t('manage.tilesetEmpty')}
+              options={(tilesets.data ?? []).map((x) => ({
+                value: x.name,
+                label: `${t('manage.tileset')}: ${x.name}`,
+              }))}
+              onChange={(v) => {
+                if (platformId === undefined) return;
+                setTileset(platformId, v ?? '')
+                  .then(() => {
+                    void msg.success(t(v ? 'manage.tilesetSet' : 'manage.tilesetCleared'));
+                    void refresh();
+                  })
+                  .catch((e: Error) => void msg.error(e.message));
+              }}
+            />
             {model ? (
               <Popconfirm
                 title={t('manage.deleteConfirm')}

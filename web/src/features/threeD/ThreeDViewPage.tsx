@@ -73,6 +73,7 @@ export default function ThreeDViewPage(): ReactElement {
               <SceneView
                 modelUrl={scene?.model?.url ?? null}
                 previewUrl={scene?.model?.previewUrl ?? null}
+                tilesetUrl={scene?.tileset?.url ?? null}
                 markers={markers}
                 selected={selected}
                 selectedLabel={

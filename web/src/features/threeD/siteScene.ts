@@ -12,6 +12,7 @@ import {
   PerspectiveCamera,
   Raycaster,
   Scene,
+  Sphere,
   SphereGeometry,
   Vector2,
   Vector3,
@@ -20,6 +21,8 @@ import {
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { TilesRenderer } from '3d-tiles-renderer';
+import { ReorientationPlugin } from '3d-tiles-renderer/plugins';
 
 /** A device marker: where it stands and its colour (state). */
 export interface Marker {
@@ -49,6 +52,8 @@ export class SiteScene {
   /** The model's lighter level of detail, drawn instead of it while the camera moves (null: none loaded). */
   private lod: Object3D | null = null;
   private isMoving = false;
+  /** The site's 3D Tiles tileset (streamed by screen error as the camera moves), or null. */
+  private tiles: TilesRenderer | null = null;
   private grid: GridHelper | null = null;
   private markers: Marker[] = [];
   private mesh: InstancedMesh | null = null;
@@ -151,6 +156,62 @@ export class SiteScene {
     return performance.now() - started;
   }
 
+  /**
+   * Streams a 3D Tiles tileset (replacing the one shown), re-centred at the origin with its up as +y (a
+   * georeferenced tileset is turned to its place's local frame); frames it when there is no model. Answers when the
+   * first tiles are drawn, with the time in ms.
+   */
+  loadTileset(url: string, headers: Record<string, string>): Promise<number> {
+    const started = performance.now();
+    this.clearTileset();
+    const tiles = new TilesRenderer(url);
+    tiles.fetchOptions = { headers };
+    tiles.registerPlugin(new ReorientationPlugin({ recenter: true }));
+    tiles.setCamera(this.camera);
+    tiles.setResolutionFromRenderer(this.camera, this.renderer);
+    this.tiles = tiles;
+    this.scene.add(tiles.group);
+    const redraw = (): void => this.invalidate();
+    tiles.addEventListener('needs-update', redraw);
+    tiles.addEventListener('load-model', redraw);
+    return new Promise((resolve, reject) => {
+      tiles.addEventListener('load-root-tileset', () => {
+        if (this.model) return;
+        const sphere = new Sphere();
+        if (!tiles.getBoundingSphere(sphere)) return;
+        const r = Math.max(sphere.radius, 1);
+        this.markerSize = r / 60;
+        this.frame3d(new Vector3(0, 0, 0), r * 1.6);
+        this.rebuildMarkers();
+      });
+      tiles.addEventListener('tiles-load-end', () => resolve(performance.now() - started));
+      tiles.addEventListener('load-error', (e) => {
+        if (!tiles.root) reject(e.error instanceof Error ? e.error : new Error(String(e.error)));
+      });
+      this.invalidate();
+    });
+  }
+
+  clearTileset(): void {
+    if (!this.tiles) return;
+    this.scene.remove(this.tiles.group);
+    this.tiles.dispose();
+    this.tiles = null;
+    this.invalidate();
+  }
+
+  /** Points the camera at a centre from a distance (as a model is framed). */
+  private frame3d(centre: Vector3, span: number): void {
+    if (this.grid) this.scene.remove(this.grid);
+    this.grid = null;
+    this.controls.target.copy(centre);
+    this.camera.position.set(centre.x + span * 0.75, centre.y + span * 0.6, centre.z + span * 0.85);
+    this.camera.near = span / 1000;
+    this.camera.far = span * 20;
+    this.camera.updateProjectionMatrix();
+    this.controls.update();
+  }
+
   /** Loads a GLB (replacing the model shown: a preview or the full model) and frames it; answers its load time in ms. */
   async loadModel(url: string): Promise<number> {
     const started = performance.now();
@@ -251,8 +312,9 @@ export class SiteScene {
   /** The model's surface under a screen point (or the ground plane y = 0 without a model), or null. */
   surfaceAt(clientX: number, clientY: number): { x: number; y: number; z: number } | null {
     this.aim(clientX, clientY);
-    if (this.model) {
-      const hit: Intersection | undefined = this.ray.intersectObject(this.model, true)[0];
+    const solids = [this.model, this.tiles?.group].filter((o): o is Object3D => !!o);
+    if (solids.length) {
+      const hit: Intersection | undefined = this.ray.intersectObjects(solids, true)[0];
       return hit ? { x: round(hit.point.x), y: round(hit.point.y), z: round(hit.point.z) } : null;
     }
     const r = this.ray.ray;
@@ -354,6 +416,10 @@ export class SiteScene {
   readonly afterRender = new Set<() => void>();
 
   renderNow(): void {
+    if (this.tiles) {
+      this.tiles.setResolutionFromRenderer(this.camera, this.renderer);
+      this.tiles.update();
+    }
     this.renderer.render(this.scene, this.camera);
     for (const l of this.afterRender) l();
   }
@@ -402,6 +468,7 @@ export class SiteScene {
     this.resize.disconnect();
     this.controls.dispose();
     this.clearModel();
+    this.clearTileset();
     if (this.mesh) this.mesh.geometry.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();

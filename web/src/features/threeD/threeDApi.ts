@@ -8,6 +8,7 @@ export const threeDKeys = {
   all: ['threeD'] as const,
   sites: ['threeD', 'sites'] as const,
   scene: (platformId: number) => ['threeD', 'scene', platformId] as const,
+  tilesets: ['threeD', 'tilesets'] as const,
   recent: (deviceId: number) => ['threeD', 'recent', deviceId] as const,
 };
 
@@ -16,6 +17,9 @@ export const fetchScene = (platformId: number) => call(threeDRoutes.scene, { pla
 export const fetchRecent = (deviceId: number) => call(threeDRoutes.recent, { deviceId }, { keepEarlier: true });
 export const savePlacements = (platformId: number, placements: ThreeDPlacement[]) =>
   call(threeDRoutes.savePlacements, { platformId, placements: JSON.stringify(placements) }, change);
+export const fetchTilesets = () => call(threeDRoutes.tilesets, {}, picker);
+export const setTileset = (platformId: number, name: string) =>
+  call(threeDRoutes.setTileset, { platformId, name }, change);
 export const deleteModel = (platformId: number) => call(threeDRoutes.deleteModel, { platformId }, change);
 
 /** A file address with the session token in the query (for loaders that cannot send headers). */
