@@ -58,6 +58,12 @@ async function frameOf(page: Page, cameraId: number): Promise<{ time: number; pi
 
 async function shotNow(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
+  // The sign-in's "welcome back" toast covers the top bar for a few seconds: let it go.
+  await page
+    .locator('.ant-message-notice')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => undefined);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 

@@ -19,6 +19,10 @@ export function groupIds(nodes: CameraGroupNode[]): number[] {
 export const groupKey = (id: number) => `g${id}`;
 export const cameraKey = (id: number) => `c${id}`;
 
+const names = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+/** Cameras by name as people number them: "Dam 2" before "Dam 10" (the server sorts text as text). */
+export const byCameraName = (a: Camera, b: Camera): number => names.compare(a.name, b.name) || a.id - b.id;
+
 function toData(
   nodes: CameraGroupNode[],
   cameras: Camera[] | undefined,
@@ -36,6 +40,7 @@ function toData(
       ...toData(n.children, cameras, countOf),
       ...(cameras ?? [])
         .filter((c) => c.groupId === n.id)
+        .sort(byCameraName)
         .map((c) => ({
           key: cameraKey(c.id),
           title: <span data-testid={`tree-camera-${c.id}`}>{c.name}</span>,

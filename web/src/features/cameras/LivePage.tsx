@@ -9,7 +9,7 @@ import { SiteFilter } from '../../shared/table/SiteFilter.tsx';
 import { useSiteOptions } from '../../shared/sites.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { cameraKeys, fetchCameras } from './camerasApi.ts';
-import { GroupTree, cameraKey } from './GroupTree.tsx';
+import { GroupTree, byCameraName, cameraKey } from './GroupTree.tsx';
 import { LiveTile } from './LiveTile.tsx';
 import { PtzPanel } from './PtzPanel.tsx';
 import './cameras.css';
@@ -65,7 +65,10 @@ export default function LivePage() {
   const openSite = (platformId: number | undefined) => {
     setSite(platformId);
     if (platformId === undefined) return;
-    const ids = (cameras.data?.list ?? []).filter((c) => c.platformId === platformId).map((c) => c.id);
+    const ids = (cameras.data?.list ?? [])
+      .filter((c) => c.platformId === platformId)
+      .sort(byCameraName)
+      .map((c) => c.id);
     const fit = LIVE_LAYOUTS.find((l) => l >= ids.length) ?? 16;
     setGrid({ layout: fit, tiles: ids.slice(0, 16) });
   };
