@@ -41,31 +41,33 @@ export default function DailyHistoryPage() {
     retry: retryUnlessCancelled,
   });
   const columns: ServerColumn<TaskProgress>[] = [
-    { title: t('fields.day'), dataIndex: 'day', key: 'day', width: 110, hideable: false },
+    { title: t('fields.day'), dataIndex: 'day', key: 'day', width: 100, hideable: false },
     {
       title: t('fields.name'),
       dataIndex: 'taskName',
       key: 'taskName',
-      width: 200,
+      width: 170,
       render: (v: string, row) => (
         <Typography.Link onClick={() => void navigate(taskPaths.detail(row.taskId))}>{v}</Typography.Link>
       ),
     },
-    { title: t('fields.site'), dataIndex: 'platformName', key: 'platformName', width: 140 },
-    { title: t('fields.reporter'), dataIndex: 'user', key: 'user', width: 110 },
-    { title: t('fields.progressText'), dataIndex: 'text', key: 'text', width: 260, ellipsis: true },
+    { title: t('fields.site'), dataIndex: 'platformName', key: 'platformName', width: 120, ellipsis: true },
+    { title: t('fields.reporter'), dataIndex: 'user', key: 'user', width: 100, ellipsis: true },
+    { title: t('fields.progressText'), dataIndex: 'text', key: 'text', width: 220, ellipsis: true },
     {
       title: t('fields.completionRate'),
       dataIndex: 'completionRate',
       key: 'completionRate',
-      width: 130,
+      width: 120,
       render: (v: number) => <Progress percent={v} size="small" />,
     },
-    { title: t('fields.photos'), key: 'photos', width: 160, render: (_v, row) => <Files files={row.photos} /> },
+    { title: t('fields.photos'), key: 'photos', width: 130, render: (_v, row) => <Files files={row.photos} /> },
     {
       title: t('fields.position'),
       key: 'position',
       width: 170,
+      // At 1280 px the list shows day to photos; position and the time of the report are in the column settings.
+      hidden: true,
       render: (_v, row) =>
         row.lat !== null && row.lon !== null ? `${row.lat.toFixed(5)}, ${row.lon.toFixed(5)}` : '-',
     },
@@ -74,6 +76,7 @@ export default function DailyHistoryPage() {
       dataIndex: 'createdAt',
       key: 'createdAt',
       width: 160,
+      hidden: true,
       render: (v: string) => formatTime(v),
     },
   ];

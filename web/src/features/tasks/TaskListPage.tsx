@@ -12,7 +12,7 @@ import { SiteFilter } from '../../shared/table/SiteFilter.tsx';
 import { useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { useSiteOptions } from '../../shared/sites.ts';
-import { formatTime, pickerValue } from '../../shared/time.ts';
+import { formatInZone, pickerValue } from '../../shared/time.ts';
 import { mayUse, readCurrentUser } from '../../shared/currentUser.ts';
 import { TASK_SORT_FIELDS, fetchTasks, taskKeys, taskPaths, type TaskListParams } from './tasksApi.ts';
 import { PriorityTag, RateCell, RemainingCell, StatusTag } from './TaskParts.tsx';
@@ -62,7 +62,7 @@ export function TaskList({ screen }: { screen: Screen }) {
     {
       title: t('fields.name'),
       dataIndex: 'name',
-      width: 220,
+      width: 190,
       hideable: false,
       ...sortable('name'),
       render: (v: string, row) => (
@@ -76,43 +76,55 @@ export function TaskList({ screen }: { screen: Screen }) {
         </Flex>
       ),
     },
-    { title: t('fields.site'), dataIndex: 'platformName', width: 150, ...sortable('platformName') },
+    { title: t('fields.site'), dataIndex: 'platformName', width: 120, ellipsis: true, ...sortable('platformName') },
     {
       title: t('fields.priority'),
       dataIndex: 'priority',
-      width: 130,
+      width: 120,
       ...sortable('priority'),
       render: (v: TaskPriority) => <PriorityTag priority={v} />,
     },
     {
       title: t('fields.status'),
       dataIndex: 'status',
-      width: 110,
+      width: 100,
       ...sortable('status'),
       render: (_v, row) => <StatusTag status={row.status} />,
     },
     {
       title: t('fields.completionRate'),
       dataIndex: 'completionRate',
-      width: 140,
+      width: 120,
       ...sortable('completionRate'),
       render: (_v, row) => <RateCell rate={row.completionRate} deviation={row.deviationRate} />,
     },
-    { title: t('fields.assignee'), dataIndex: 'assignee', key: 'assignee', width: 110 },
-    { title: t('fields.reviewer'), dataIndex: 'reviewer', key: 'reviewer', width: 110 },
-    { title: t('fields.publisher'), dataIndex: 'publisher', key: 'publisher', width: 110 },
+    // At 1280 px the list shows name to end time; reviewer, publisher, remaining days (also under the end time) and
+    // grade are in the column settings.
+    { title: t('fields.assignee'), dataIndex: 'assignee', key: 'assignee', width: 100, ellipsis: true },
+    { title: t('fields.reviewer'), dataIndex: 'reviewer', key: 'reviewer', width: 100, hidden: true },
+    { title: t('fields.publisher'), dataIndex: 'publisher', key: 'publisher', width: 110, hidden: true },
     {
       title: t('fields.endTime'),
       dataIndex: 'endTime',
-      width: 160,
+      width: 140,
       ...sortable('endTime'),
-      render: (v: string) => formatTime(v),
+      render: (v: string, row) => (
+        <Flex vertical>
+          {formatInZone(v, undefined, 'YYYY-MM-DD HH:mm')}
+          {row.remainingDays !== null ? (
+            <span style={{ fontSize: 12 }}>
+              <RemainingCell days={row.remainingDays} />
+            </span>
+          ) : null}
+        </Flex>
+      ),
     },
     {
       title: t('fields.remainingDays'),
       dataIndex: 'remainingDays',
       key: 'remainingDays',
       width: 110,
+      hidden: true,
       render: (v: number | null) => <RemainingCell days={v} />,
     },
     {
@@ -120,12 +132,13 @@ export function TaskList({ screen }: { screen: Screen }) {
       dataIndex: 'grade',
       key: 'grade',
       width: 90,
+      hidden: true,
       render: (v: Task['grade']) => (v ? t(`grades.${v}`) : '-'),
     },
     {
       title: t('fields.actions'),
       key: 'actions',
-      width: 90,
+      width: 80,
       fixed: 'right',
       render: (_v, row) => (
         <Button type="link" size="small" onClick={() => open(row)}>
