@@ -20,6 +20,7 @@ import {
   stopProcess,
   waitLive,
 } from '../server/src/modules/cameras/cameras.testkit.ts';
+import { rtspInput } from '../server/src/modules/cameras/cameras.rtsp.ts';
 import { fmt, machine, num, pct, printTable, sleep } from './lib.ts';
 
 const STREAMS = num('BENCH_VIDEO_STREAMS', 16);
@@ -57,14 +58,18 @@ async function cpuOver(pids: () => number[], seconds: number): Promise<number> {
   return used;
 }
 
-/** The same remux the server runs (cameras.live.ts), into a folder of its own. */
+/** The same remux the server runs (cameras.live.ts: the address on stdin), into a folder of its own. */
 function remux(url: string, dir: string): ChildProcess {
+  const input = rtspInput(url);
   // prettier-ignore
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-rtsp_transport', 'tcp', '-timeout', '5000000',
-    '-fflags', 'nobuffer', '-i', url, '-map', '0:v:0', '-c', 'copy', '-f', 'hls', '-hls_time', '0.5',
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-fflags', 'nobuffer', ...input.args,
+    '-map', '0:v:0', '-c', 'copy', '-f', 'hls', '-hls_time', '0.5',
     '-hls_list_size', '6', '-hls_flags', 'delete_segments+omit_endlist+temp_file',
     '-hls_segment_filename', path.join(dir, 'seg_%d.ts'), path.join(dir, 'index.m3u8')];
-  return spawn('ffmpeg', args, { stdio: 'ignore' });
+  const p = spawn('ffmpeg', args, { stdio: ['pipe', 'ignore', 'ignore'] });
+  p.stdin?.on('error', () => undefined);
+  p.stdin?.end(input.list);
+  return p;
 }
 
 /** In the page: reads the clock bits of every tile's frames as they are presented; answers the latencies (ms). */
