@@ -5,6 +5,15 @@
 // remuxers) and the glass-to-glass latency (the burned-in clock read back from each tile's frames in the browser),
 // beside the peer: ffmpeg alone remuxing the same sixteen streams to HLS with the same arguments (no HTTP, no
 // browser). Builds nothing: run `npm run build` first (or BENCH_WEB_DIST=<dir> for a built console elsewhere).
+//
+// Measured 2026-11-29 on the 2-core machine shared with another agent's tests (load average beside each run):
+//   16 x 720p: p50 5.45 s, p95 9.4 s; CPU/stream 2.73 % vs 2.09 % peer (load 8.9 rising to 14.6)
+//   16 x 540p: p50 4.20 s, p95 5.3 s; CPU/stream 1.94 % vs 1.39 % peer (load 6.9 rising to 14.9)
+//    4 x 720p: p50 2.30 s, p95 2.6 s; CPU/stream 3.27 % vs 1.28 % peer (load 8.9 falling to 7.3)
+// With four tiles the browser presents 13 frames a second per tile and the pipeline is 2.3 s glass to glass; with
+// sixteen it presents 0.7 (720p) to 1.6 (540p) a second per tile: the latency past 3 s is the headless browser
+// decoding sixteen streams in software on two busy cores, not the server (CPU per stream 1.3x to 1.4x the bare
+// remux). Sixteen tiles want the cameras' sub streams (smaller pictures) where a machine decodes in software.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
