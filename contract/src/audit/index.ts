@@ -54,6 +54,24 @@ export const AUDIT_ACTIONS = [
   'safetyDocument.edit',
   'safetyDocument.version',
   'safetyDocument.delete',
+  // Maps, areas, 3D and panoramas (issue 21): targets tileSet:<id>, layer:<id>, area:<id>, threeD:<site id>,
+  // panorama:<id>; the map configuration has none (its provider keys are never recorded).
+  'map.settings',
+  'map.tileSetAdd',
+  'map.tileSetDelete',
+  'map.layerAdd',
+  'map.layerDelete',
+  'area.add',
+  'area.edit',
+  'area.delete',
+  'threeD.model',
+  'threeD.modelDelete',
+  'threeD.tileset',
+  'threeD.placements',
+  'panorama.add',
+  'panorama.edit',
+  'panorama.delete',
+  'panorama.hotspots',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -80,7 +98,8 @@ export const auditRoutes = routeTable({
     method: 'GET',
     path: '/api/v2/manage/audit/getListPage',
     permission: perm('system:audit'),
-    summary: 'Audit log of sign-ins, lockouts, permission changes and changes to tasks and safety records',
+    summary:
+      'Audit log of sign-ins, lockouts, permission changes and changes to tasks, safety records, maps, areas, 3D scenes and panoramas',
     tags: ['audit'],
     query: auditListQuery,
     response: zPage(auditRowSchema),

@@ -1,5 +1,6 @@
 import type { AuditAction } from '@geosentry/contract';
 import type { Db } from './db/db.ts';
+import type { SessionUser } from './auth/access.ts';
 
 export interface AuditEntry {
   action: AuditAction;
@@ -23,4 +24,22 @@ export async function writeAudit(db: Db, e: AuditEntry): Promise<void> {
       ip: e.ip ?? null,
     })
     .execute();
+}
+
+/** Records what a signed-in caller of a route did (its account and address), after the change succeeded. */
+export function auditCall(
+  db: Db,
+  c: { user: SessionUser | null; ip: string },
+  action: AuditAction,
+  target: string | null,
+  detail?: Record<string, unknown>,
+): Promise<void> {
+  return writeAudit(db, {
+    action,
+    userId: c.user?.id ?? null,
+    account: c.user?.account ?? null,
+    target,
+    detail: detail ?? null,
+    ip: c.ip,
+  });
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { MAP_LIMITS, mapsRoutes as R } from '@geosentry/contract';
 import { caller, defineRoute, type Call } from '../../platform/http/route.ts';
+import { auditCall } from '../../platform/audit.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { MapsService } from './maps.service.ts';
 import { uploadLimits } from './maps.upload.ts';
@@ -17,10 +18,19 @@ export function registerMaps(app: FastifyInstance, ctx: AppContext): MapsService
   const svc = new MapsService(ctx);
   defineRoute(app, ctx, R.getConfig, async () => ({ data: await svc.config() }));
   defineRoute(app, ctx, R.getSettings, async () => ({ data: await svc.settings() }));
-  defineRoute(app, ctx, R.setSettings, async (c) => ({ key: 'setOk', data: await svc.setSettings(c.body) }));
+  defineRoute(app, ctx, R.setSettings, async (c) => {
+    const data = await svc.setSettings(c.body);
+    await auditCall(ctx.db, c, 'map.settings', null, {
+      type: data.type,
+      mode: data.mode,
+      tileSet: data.tileSet?.name ?? null,
+    });
+    return { key: 'setOk', data };
+  });
   defineRoute(app, ctx, R.tileSetList, async () => ({ data: await svc.listTileSets() }));
   defineRoute(app, ctx, R.tileSetDelete, async (c) => {
     await svc.deleteTileSet(c.body.id);
+    await auditCall(ctx.db, c, 'map.tileSetDelete', `tileSet:${c.body.id}`);
     return { key: 'deleted' };
   });
   defineRoute(app, ctx, R.tile, async (c) =>
@@ -33,17 +43,23 @@ export function registerMaps(app: FastifyInstance, ctx: AppContext): MapsService
   defineRoute(app, ctx, R.layerGet, async (c) => ({ data: await svc.getLayer(caller(c), c.query.id) }));
   defineRoute(app, ctx, R.layerDelete, async (c) => {
     await svc.deleteLayer(caller(c), c.body.id);
+    await auditCall(ctx.db, c, 'map.layerDelete', `layer:${c.body.id}`);
     return { key: 'deleted' };
   });
   // Multipart parsing for the upload routes only (an encapsulated plugin).
   app.register(async (scoped) => {
     if (!scoped.hasContentTypeParser('multipart/form-data'))
       await scoped.register(multipart, { limits: uploadLimits(MAP_LIMITS.maxTileSetBytes) });
-    defineRoute(scoped, ctx, R.tileSetUpload, async (c) => ({ key: 'uploaded', data: await svc.uploadTileSet(c.req) }));
-    defineRoute(scoped, ctx, R.layerImport, async (c) => ({
-      key: 'uploaded',
-      data: await svc.importLayer(caller(c), c.req),
-    }));
+    defineRoute(scoped, ctx, R.tileSetUpload, async (c) => {
+      const data = await svc.uploadTileSet(c.req);
+      await auditCall(ctx.db, c, 'map.tileSetAdd', `tileSet:${data.id}`, { name: data.name, provider: data.provider });
+      return { key: 'uploaded', data };
+    });
+    defineRoute(scoped, ctx, R.layerImport, async (c) => {
+      const data = await svc.importLayer(caller(c), c.req);
+      await auditCall(ctx.db, c, 'map.layerAdd', `layer:${data.id}`, { name: data.name, site: data.platformId });
+      return { key: 'uploaded', data };
+    });
   });
   return svc;
 }

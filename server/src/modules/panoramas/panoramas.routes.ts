@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Status, panoramasRoutes } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
+import { auditCall } from '../../platform/audit.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { readSingleUpload } from '../threeD/index.ts';
@@ -15,10 +16,11 @@ export function registerPanoramas(app: FastifyInstance, ctx: AppContext): void {
   app.register(async (scoped) => {
     if (!scoped.hasContentTypeParser('multipart/form-data'))
       await scoped.register(multipart, { limits: { fileSize: max, files: 2 } });
-    defineRoute(scoped, ctx, panoramasRoutes.upload, async (c) => ({
-      key: 'uploaded',
-      data: await svc.upload(caller(c), await readSingleUpload(c.req, max, tooLarge)),
-    }));
+    defineRoute(scoped, ctx, panoramasRoutes.upload, async (c) => {
+      const data = await svc.upload(caller(c), await readSingleUpload(c.req, max, tooLarge));
+      await auditCall(ctx.db, c, 'panorama.add', `panorama:${data.id}`, { name: data.name, site: data.platformId });
+      return { key: 'uploaded', data };
+    });
   });
   defineRoute(app, ctx, panoramasRoutes.list, async (c) => {
     const r = await svc.list(caller(c), c.query);
@@ -37,10 +39,12 @@ export function registerPanoramas(app: FastifyInstance, ctx: AppContext): void {
   });
   defineRoute(app, ctx, panoramasRoutes.edit, async (c) => {
     await svc.rename(caller(c), c.body.id, c.body.name);
+    await auditCall(ctx.db, c, 'panorama.edit', `panorama:${c.body.id}`, { name: c.body.name });
     return { key: 'modified' };
   });
   defineRoute(app, ctx, panoramasRoutes.delete, async (c) => {
     await svc.remove(caller(c), c.body.id);
+    await auditCall(ctx.db, c, 'panorama.delete', `panorama:${c.body.id}`);
     return { key: 'deleted' };
   });
   defineRoute(app, ctx, panoramasRoutes.devices, async (c) => ({
@@ -48,6 +52,7 @@ export function registerPanoramas(app: FastifyInstance, ctx: AppContext): void {
   }));
   defineRoute(app, ctx, panoramasRoutes.saveHotspots, async (c) => {
     await svc.saveHotspots(caller(c), c.body.id, c.body.hotspots);
+    await auditCall(ctx.db, c, 'panorama.hotspots', `panorama:${c.body.id}`, { count: c.body.hotspots.length });
     return { key: 'setOk' };
   });
 }

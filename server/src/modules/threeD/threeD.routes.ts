@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Status, threeDRoutes } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
+import { auditCall } from '../../platform/audit.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ThreeDService } from './threeD.service.ts';
@@ -18,10 +19,14 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: Map
   app.register(async (scoped) => {
     if (!scoped.hasContentTypeParser('multipart/form-data'))
       await scoped.register(multipart, { limits: { fileSize: max, files: 2 } });
-    defineRoute(scoped, ctx, threeDRoutes.uploadModel, async (c) => ({
-      key: 'uploaded',
-      data: await svc.upload(caller(c), c.lang, await readSingleUpload(c.req, max, tooLarge)),
-    }));
+    defineRoute(scoped, ctx, threeDRoutes.uploadModel, async (c) => {
+      const data = await svc.upload(caller(c), c.lang, await readSingleUpload(c.req, max, tooLarge));
+      await auditCall(ctx.db, c, 'threeD.model', `threeD:${data.platformId}`, {
+        name: data.name,
+        triangles: data.triangles,
+      });
+      return { key: 'uploaded', data };
+    });
   });
   defineRoute(app, ctx, threeDRoutes.sites, async (c) => ({ data: await svc.sites(caller(c)) }));
   defineRoute(app, ctx, threeDRoutes.scene, async (c) => ({
@@ -44,6 +49,7 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: Map
   defineRoute(app, ctx, threeDRoutes.tilesets, async () => ({ data: await svc.listTilesets() }));
   defineRoute(app, ctx, threeDRoutes.setTileset, async (c) => {
     await svc.setTileset(caller(c), c.body.platformId, c.body.name);
+    await auditCall(ctx.db, c, 'threeD.tileset', `threeD:${c.body.platformId}`, { name: c.body.name || null });
     return { key: 'setOk' };
   });
   defineRoute(app, ctx, threeDRoutes.tileFile, async (c) => {
@@ -63,10 +69,12 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: Map
   }));
   defineRoute(app, ctx, threeDRoutes.deleteModel, async (c) => {
     await svc.deleteModel(caller(c), c.body.platformId);
+    await auditCall(ctx.db, c, 'threeD.modelDelete', `threeD:${c.body.platformId}`);
     return { key: 'deleted' };
   });
   defineRoute(app, ctx, threeDRoutes.savePlacements, async (c) => {
     await svc.savePlacements(caller(c), c.body.platformId, c.body.placements);
+    await auditCall(ctx.db, c, 'threeD.placements', `threeD:${c.body.platformId}`, { count: c.body.placements.length });
     return { key: 'setOk' };
   });
 }

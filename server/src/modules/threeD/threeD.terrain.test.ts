@@ -151,6 +151,16 @@ describe('3D terrain from an elevation model', () => {
     expect(r.status, r.info).toBe(0);
     const json = gltfJson(await modelBytes());
     expect(json.images).toHaveLength(1);
+    const audit = await t.api<{ list: { action: string; target: string | null; detail: unknown }[] }>(
+      'GET',
+      '/api/v2/manage/audit/getListPage',
+      { token: admin, query: { pageSize: '3' } },
+    );
+    expect(audit.data.list.map((r) => [r.action, r.target, r.detail])).toEqual([
+      ['threeD.model', `threeD:${site}`, { name: 'dam.asc', triangles: (COLS - 1) * (ROWS - 1) * 2 }],
+      ['map.settings', null, { type: 'tianditu', mode: 'offline', tileSet: 'tdt' }],
+      ['map.tileSetAdd', `tileSet:${up.data.id}`, { name: 'tdt', provider: 'tianditu' }],
+    ]);
     expect(json.meshes[0]!.primitives[0]!.attributes).toHaveProperty('TEXCOORD_0');
   });
 });

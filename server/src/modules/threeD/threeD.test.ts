@@ -292,6 +292,17 @@ describe('3D models and device placements', () => {
       query: { platformId: String(siteA) },
     });
     expect(after.data.tileset).toBeNull();
+    // Each change is in the audit log, with who made it.
+    const audit = await t.api<{ list: { account: string; action: string; target: string; detail: unknown }[] }>(
+      'GET',
+      '/api/v2/manage/audit/getListPage',
+      { token: admin, query: { action: 'threeD.tileset', pageSize: '10' } },
+    );
+    expect(audit.data.list.map((r) => [r.account, r.target, r.detail])).toEqual([
+      ['threeDA', `threeD:${siteA}`, { name: null }],
+      ['admin', `threeD:${siteB}`, { name: 'dam-tiles' }],
+      ['threeDA', `threeD:${siteA}`, { name: 'dam-tiles' }],
+    ]);
   });
 
   it('keeps one model per site under 100 parallel uploads', async () => {

@@ -20,11 +20,13 @@ export const ACTION_GROUPS: { key: string; actions: AuditAction[] }[] = [
   { key: 'users', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('user.')) },
   { key: 'roles', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('role.')) },
   { key: 'permissions', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('permission.')) },
+  { key: 'sites', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('platform.')) },
   { key: 'tasks', actions: AUDIT_ACTIONS.filter((a) => a.startsWith('task.')) },
   {
     key: 'archives',
     actions: AUDIT_ACTIONS.filter((a) => /^(inspection|plan|safetyFolder|safetyDocument)\./.test(a)),
   },
+  { key: 'maps', actions: AUDIT_ACTIONS.filter((a) => /^(map|area|threeD|panorama)\./.test(a)) },
 ];
 
 /** The translation key of an action code: 'audit:actions.<code with '.' replaced by '_'>'. */

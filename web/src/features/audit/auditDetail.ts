@@ -23,11 +23,25 @@ const CODED_VALUES: Record<string, string> = {
   state: 'archives:states',
   kind: 'archives:kinds',
   docType: 'archives:docTypes',
+  type: 'maps:type',
+  provider: 'maps:type',
+  mode: 'maps:mode',
 };
 /** Fields holding an instant: shown in the user's time zone. */
 const TIME_FIELDS = new Set(['endTime']);
 /** Targets `<kind>:<id>` of records other than sites (audit:targets.<kind>). */
-const RECORD_TARGETS = new Set(['task', 'inspection', 'plan', 'safetyFolder', 'safetyDocument']);
+const RECORD_TARGETS = new Set([
+  'task',
+  'inspection',
+  'plan',
+  'safetyFolder',
+  'safetyDocument',
+  'tileSet',
+  'layer',
+  'area',
+  'threeD',
+  'panorama',
+]);
 
 const text = (field: string, v: unknown): string => {
   if (v === null || v === undefined || v === '') return '-';
