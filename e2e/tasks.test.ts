@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import {
   api,
   apiLogin,
+  expectNoRawKeys,
   ingest,
   launchBrowser,
   newPage,
@@ -290,6 +291,20 @@ describe('tasks in a real browser', () => {
         await page.locator('.ant-card:visible').first().waitFor();
         await shot(page, `tasks-${screen.replace(/\?.*/, '')}-${lang}`, undefined, 8_000);
       }
+      // The audit log tells the task's story by labels: the review, its result and grade, the task as "Task #id".
+      await page.goto(`${server.url}/#/system/audit`);
+      const review = page.locator('[data-testid="audit-table"] tr.ant-table-row').filter({
+        has: page.locator('[data-action="task.review"]'),
+      });
+      await expect.poll(() => review.count(), slow).toBe(2);
+      const AUDIT = {
+        en: ['Task reviewed', `Task #${taskId}`, 'Result: Pass', 'Grade: Excellent'],
+        zh: ['审核任务', `任务 #${taskId}`, '结果: 通过', '完成等级: 优秀'],
+        ko: ['작업 검토', `작업 #${taskId}`, '결과: 통과', '완료 등급: 우수'],
+      }[lang];
+      for (const text of AUDIT) expect(await review.first().textContent()).toContain(text);
+      await expectNoRawKeys(page);
+      await shot(page, `tasks-audit-${lang}`, undefined, 8_000);
       await page.context().close();
     }
   }, 300_000);
