@@ -282,7 +282,7 @@ export class SiteScene {
     }
     const placed = this.placed();
     if (placed.length) {
-      const mesh = new InstancedMesh(new SphereGeometry(1, 16, 12), new MeshLambertMaterial(), placed.length);
+      const mesh = new InstancedMesh(new SphereGeometry(1, 12, 8), new MeshLambertMaterial(), placed.length);
       const mat = new Matrix4();
       const color = new Color();
       placed.forEach((m, i) => {
