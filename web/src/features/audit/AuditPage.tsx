@@ -67,7 +67,7 @@ export default function AuditPage() {
       title: withZone(t('fields.time'), zoneName),
       dataIndex: 'at',
       key: 'at',
-      width: 180,
+      width: 170,
       hideable: false,
       sortable: true,
       sortDirections: ['descend', 'ascend', 'descend'],
@@ -77,7 +77,7 @@ export default function AuditPage() {
       title: t('fields.account'),
       dataIndex: 'account',
       key: 'account',
-      width: 150,
+      width: 120,
       render: (v: string | null) =>
         v ? <Typography.Text strong>{v}</Typography.Text> : <Typography.Text type="secondary">-</Typography.Text>,
     },
@@ -85,7 +85,7 @@ export default function AuditPage() {
       title: t('fields.action'),
       dataIndex: 'action',
       key: 'action',
-      width: 200,
+      width: 170,
       render: (v: string) => (
         <Tooltip title={v}>
           <Tag color={actionColor(v)} data-action={v}>
@@ -98,7 +98,7 @@ export default function AuditPage() {
       title: t('fields.target'),
       dataIndex: 'target',
       key: 'target',
-      width: 180,
+      width: 150,
       ellipsis: true,
       render: (v: string | null) => auditTarget(v) ?? <Typography.Text type="secondary">-</Typography.Text>,
     },
@@ -106,7 +106,8 @@ export default function AuditPage() {
       title: t('fields.detail'),
       dataIndex: 'detail',
       key: 'detail',
-      width: 360,
+      // Columns sum to 970 px: the table fits 1280 px; long details end in … with the whole text in a tooltip.
+      width: 230,
       ellipsis: true,
       // Labels, never raw JSON: "Role: 2 → 5; All sites: No" (auditDetail.ts).
       render: (_v: AuditRow['detail'], row: AuditRow) => {
@@ -126,7 +127,7 @@ export default function AuditPage() {
       title: t('fields.ip'),
       dataIndex: 'ip',
       key: 'ip',
-      width: 150,
+      width: 130,
     },
   ];
 
