@@ -8,6 +8,7 @@
 //
 // Measured 2026-11-29 on the 2-core machine shared with another agent's tests (load average beside each run):
 //   16 x 720p: p50 5.45 s, p95 9.4 s; CPU/stream 2.73 % vs 2.09 % peer (load 8.9 rising to 14.6)
+//   16 x 720p: p50 4.93 s, p95 6.7 s; CPU/stream 2.59 % vs 1.82 % peer (load 1.6 rising to 7.7: the bench alone)
 //   16 x 540p: p50 4.20 s, p95 5.3 s; CPU/stream 1.94 % vs 1.39 % peer (load 6.9 rising to 14.9)
 //    4 x 720p: p50 2.30 s, p95 2.6 s; CPU/stream 3.27 % vs 1.28 % peer (load 8.9 falling to 7.3)
 // With four tiles the browser presents 13 frames a second per tile and the pipeline is 2.3 s glass to glass; with
