@@ -107,6 +107,11 @@ export interface CameraConfig {
   /** The ffmpeg binary (FFMPEG, default ffmpeg on the PATH). */
   ffmpeg: string;
   /**
+   * Seconds of each camera recorded when an alert fires on its site, from the alert on (CAMERA_ALERT_CLIP_SECONDS,
+   * default 10, at most 300; 0: no clip, the snapshot only).
+   */
+  alertClipSeconds: number;
+  /**
    * An external media server (MediaMTX, ZLMediaKit) instead of the server's own ffmpeg remux: CAMERA_MEDIA_SERVER
    * is an HLS address template with {camera} (the camera id), e.g. http://media:8888/cam{camera}/index.m3u8.
    */
@@ -211,6 +216,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       streamUrlMs: atLeast('CAMERA_STREAM_URL_MINUTES', env.CAMERA_STREAM_URL_MINUTES, 10, 0.1) * 60_000,
       idleMs: atLeast('CAMERA_IDLE_SECONDS', env.CAMERA_IDLE_SECONDS, 20, 1) * 1000,
       ffmpeg: env.FFMPEG || 'ffmpeg',
+      alertClipSeconds: Math.min(
+        300,
+        Math.round(atLeast('CAMERA_ALERT_CLIP_SECONDS', env.CAMERA_ALERT_CLIP_SECONDS, 10, 0)),
+      ),
       mediaServer: env.CAMERA_MEDIA_SERVER?.trim() || null,
     },
     ...overrides,

@@ -20,9 +20,15 @@ export const PTZ_DIRECTIONS = ['up', 'down', 'left', 'right', 'zoomIn', 'zoomOut
 export type PtzDirection = (typeof PTZ_DIRECTIONS)[number];
 /** The live grid's layouts (tiles). */
 export const LIVE_LAYOUTS = [1, 4, 9, 16] as const;
-/** Camera task kinds: a snapshot (one picture). */
-export const CAMERA_TASK_KINDS = ['snapshot'] as const;
+/** Camera task kinds: a snapshot (one picture) or a recording (a short clip, remuxed into an MP4). */
+export const CAMERA_TASK_KINDS = ['snapshot', 'recording'] as const;
 export type CameraTaskKind = (typeof CAMERA_TASK_KINDS)[number];
+/** A recording lasts 5 to 300 seconds. */
+export const RECORDING_MIN_SEC = 5;
+export const RECORDING_MAX_SEC = 300;
+/** What a snapshot holds: a JPEG picture or an MP4 clip. */
+export const SNAPSHOT_MEDIA = ['jpeg', 'mp4'] as const;
+export type SnapshotMedia = (typeof SNAPSHOT_MEDIA)[number];
 /** Why a snapshot was taken. */
 export const SNAPSHOT_SOURCES = ['task', 'alert', 'manual'] as const;
 export type SnapshotSource = (typeof SNAPSHOT_SOURCES)[number];

@@ -3,7 +3,7 @@
 // ONVIF (§9 speeds fast, middle, slow), camera tasks and snapshots (§2 cameraTask). The spec shows no camera
 // calls: they are designed under /api/v2/data/camera/... in the spec's style.
 import { z } from 'zod';
-import { pageQuery, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
+import { pageQuery, textToInt, zInt, zIntList, zOptText, zPage, zText } from '../api/zod.ts';
 import { PUBLIC, perm, routeTable } from '../api/routes.ts';
 import { optChoice, optDate, optFlag, optId, optNumber, optText } from '../platforms/fields.ts';
 import {
@@ -14,6 +14,10 @@ import {
   CAMERA_VENDORS,
   PTZ_DIRECTIONS,
   PTZ_SPEEDS,
+  CAMERA_TASK_KINDS,
+  RECORDING_MAX_SEC,
+  RECORDING_MIN_SEC,
+  SNAPSHOT_MEDIA,
   SNAPSHOT_SOURCES,
 } from './catalogue.ts';
 
@@ -226,13 +230,37 @@ export const cameraTaskFields = {
     .describe('Times of day, HH:mm, comma separated'),
   retentionDays: zInt().pipe(z.number().min(1).max(3650)).describe('Days the pictures are kept'),
   enabled: optFlag('Whether the task runs'),
+  kind: z
+    .preprocess(blank, z.enum(CAMERA_TASK_KINDS).default('snapshot'))
+    .describe('snapshot (one picture of each camera) or recording (a clip of durationSec seconds); default snapshot'),
+  durationSec: z
+    .preprocess((v) => textToInt(blank(v)), z.number().optional())
+    .describe(
+      `Seconds a recording lasts, ${RECORDING_MIN_SEC} to ${RECORDING_MAX_SEC}; required for a recording, ignored for a snapshot`,
+    ),
 };
-export const cameraTaskAddBody = z.object(cameraTaskFields);
-export const cameraTaskEditBody = z.object({ id: zInt(), ...cameraTaskFields });
+/** A recording needs a whole number of seconds within the bounds (message: RULES.recordingDuration). */
+const checkDuration = (t: { kind: string; durationSec?: number | undefined }, ctx: z.RefinementCtx): void => {
+  const d = t.durationSec;
+  if (
+    t.kind === 'recording' &&
+    (d === undefined || !Number.isInteger(d) || d < RECORDING_MIN_SEC || d > RECORDING_MAX_SEC)
+  )
+    ctx.addIssue({
+      code: 'custom',
+      path: ['durationSec'],
+      message: `a recording lasts ${RECORDING_MIN_SEC} to ${RECORDING_MAX_SEC} seconds`,
+      params: { rule: 'recordingDuration' },
+    });
+};
+export const cameraTaskAddBody = z.object(cameraTaskFields).superRefine(checkDuration);
+export const cameraTaskEditBody = z.object({ id: zInt(), ...cameraTaskFields }).superRefine(checkDuration);
 export const cameraTaskSchema = z.object({
   id: z.number().int(),
   name: z.string(),
-  kind: z.literal('snapshot'),
+  kind: z.enum(CAMERA_TASK_KINDS),
+  /** Seconds a recording lasts; null for a snapshot task. */
+  durationSec: z.number().int().nullable(),
   cameraIds: z.array(z.number().int()),
   cameraNames: z.array(z.string()),
   times: z.array(z.string()),
@@ -260,6 +288,10 @@ export const snapshotSchema = z.object({
   taskId: z.number().int().nullable(),
   alertId: z.number().int().nullable(),
   size: z.number().int(),
+  /** jpeg: a picture; mp4: a clip (served as video/mp4). */
+  media: z.enum(SNAPSHOT_MEDIA),
+  /** A clip's length in milliseconds; null for a picture. */
+  durationMs: z.number().int().nullable(),
 });
 export type CameraSnapshot = z.output<typeof snapshotSchema>;
 export const snapshotFileQuery = z.object({ id: zInt() });
@@ -442,7 +474,7 @@ export const cameraRoutes = routeTable({
     method: 'GET',
     path: `${B}/task/getListPage`,
     permission: TASK,
-    summary: 'Camera tasks (snapshots on a schedule) whose cameras the caller sees, paged',
+    summary: 'Camera tasks (snapshots or recordings on a schedule) whose cameras the caller sees, paged',
     tags,
     query: cameraTaskListQuery,
     response: zPage(cameraTaskSchema),
@@ -451,7 +483,8 @@ export const cameraRoutes = routeTable({
     method: 'POST',
     path: `${B}/task/add`,
     permission: TASK,
-    summary: 'Add a camera task: pictures of its cameras at times of day, kept a number of days',
+    summary:
+      'Add a camera task: pictures or clips (durationSec seconds) of its cameras at times of day, kept a number of days',
     tags,
     body: cameraTaskAddBody,
     response: z.object({ id: z.number().int() }),
@@ -497,7 +530,8 @@ export const cameraRoutes = routeTable({
     path: `${B}/snapshot/file`,
     // Also the alert's evidence (alerts screen) and a picture of the image-comparison report (monitor:report).
     permission: perm('camera:real-time', 'camera:cameraTask', 'alert-predict:alert', 'monitor:report'),
-    summary: 'The JPEG of a snapshot (token in the query, for <img src>)',
+    summary:
+      'The file of a snapshot: a JPEG (image/jpeg) or a clip (video/mp4, with HTTP Range for seeking); token in the query, for <img src> and <video src>',
     tags,
     query: snapshotFileQuery,
     tokenInQuery: true,

@@ -29,7 +29,9 @@ export async function siteSnapshots(
   let q = repo
     .visible(db, user)
     .innerJoin('camera_snapshots as s', 's.camera_id', 'c.id')
-    .where('s.platform_id', '=', platformId);
+    .where('s.platform_id', '=', platformId)
+    // Pictures only: a clip (mp4) is no picture to compare.
+    .where('s.media', '=', 'jpeg');
   const kw = f.keyword?.trim();
   if (kw) q = q.where(sql<SqlBool>`lower(c.name) like ${likePattern(kw)}`);
   const [rows, total] = await Promise.all([
@@ -53,7 +55,10 @@ export async function siteSnapshots(
   };
 }
 
-/** A snapshot the caller sees, with its JPEG's path; null for a missing or foreign one (or a lost file). */
+/**
+ * A snapshot the caller sees, with its JPEG's path; null for a missing or foreign one, a clip (no picture), or a
+ * lost file.
+ */
 export async function snapshotPicture(
   db: Db,
   dataDir: string,
@@ -66,6 +71,7 @@ export async function snapshotPicture(
     .innerJoin('camera_snapshots as s', 's.camera_id', 'c.id')
     .select(['s.id', 's.camera_id', 's.platform_id', 'c.name', 's.taken_at', 's.size'])
     .where('s.id', '=', id)
+    .where('s.media', '=', 'jpeg')
     .executeTakeFirst();
   if (!r) return null;
   const path = snapshotFile(dataDir, r.platform_id, r.camera_id, r.id);

@@ -30,6 +30,29 @@ function reachable(url: string): Promise<boolean> {
   });
 }
 
+/**
+ * The single byte range of a Range header (RFC 9110 §14.1.2) within a file of `size` bytes: null for no header or
+ * one that is not a single bytes range (answer the whole file), 'unsatisfiable' for a range past its end.
+ */
+export function byteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
 /** The camera module as app.ts wires it: its routes, the live streams, the tasks and the alert snapshots. */
 export interface CamerasModule {
   live: LiveStreams;
@@ -198,10 +221,26 @@ export function registerCameras(app: FastifyInstance, ctx: AppContext): CamerasM
   });
   defineRoute(app, ctx, r.snapshotFile, async (c) => {
     const file = await snapshots.file(caller(c), c.query.id);
-    await c.reply
-      .header('content-type', 'image/jpeg')
+    const size = fs.statSync(file.path).size;
+    c.reply
+      .header('content-type', file.media === 'mp4' ? 'video/mp4' : 'image/jpeg')
       .header('cache-control', 'private, max-age=86400')
-      .send(fs.createReadStream(file));
+      .header('accept-ranges', 'bytes');
+    // A <video> seeks with Range requests: answer the one range asked for (bytes=a-b, a- or -n).
+    const range = byteRange(c.req.headers.range, size);
+    if (range === 'unsatisfiable') {
+      await c.reply.code(416).header('content-range', `bytes */${size}`).send();
+      return;
+    }
+    if (range) {
+      await c.reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .header('content-length', range.end - range.start + 1)
+        .send(fs.createReadStream(file.path, range));
+      return;
+    }
+    await c.reply.header('content-length', size).send(fs.createReadStream(file.path));
   });
 
   return {

@@ -15,15 +15,27 @@ import { writeAudit } from '../../platform/audit.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
 import * as repo from './cameras.repository.ts';
 
-/** Where a snapshot's JPEG is kept: DATA_DIR/cameras/<site>/<camera>/<id>.jpg (a file of the site). */
-export const snapshotFile = (dataDir: string, platformId: number, cameraId: number, id: number): string =>
-  path.join(dataDir, 'cameras', String(platformId), String(cameraId), `${id}.jpg`);
+/**
+ * Where a snapshot's file is kept: DATA_DIR/cameras/<site>/<camera>/<id>.jpg, or <id>.mp4 for a clip (a file of
+ * the site).
+ */
+export const snapshotFile = (
+  dataDir: string,
+  platformId: number,
+  cameraId: number,
+  id: number,
+  media: string = 'jpeg',
+): string =>
+  path.join(dataDir, 'cameras', String(platformId), String(cameraId), `${id}.${media === 'mp4' ? 'mp4' : 'jpg'}`);
 
+/** Removes the files of snapshots, pictures or clips alike. */
 export function removeSnapshotFiles(
   dataDir: string,
   snaps: { id: number; cameraId: number; platformId: number }[],
 ): void {
-  for (const s of snaps) fs.rmSync(snapshotFile(dataDir, s.platformId, s.cameraId, s.id), { force: true });
+  for (const s of snaps)
+    for (const media of ['jpeg', 'mp4'])
+      fs.rmSync(snapshotFile(dataDir, s.platformId, s.cameraId, s.id, media), { force: true });
 }
 
 export type CameraInput = repo.CameraWrite & { vmPassword?: string | undefined; clearVmPassword?: boolean | undefined };

@@ -7,6 +7,8 @@ import {
   type AlertEvent,
   type CameraSnapshot,
   type CameraTask,
+  type CameraTaskKind,
+  type SnapshotMedia,
   type SnapshotSource,
 } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
@@ -19,10 +21,40 @@ import * as repo from './cameras.repository.ts';
 import { removeSnapshotFiles, snapshotFile } from './cameras.service.ts';
 import { rtspAddress, rtspInput } from './cameras.rtsp.ts';
 
-/** Alert snapshots are kept this long (days). */
+/** Alert snapshots and clips are kept this long (days). */
 const ALERT_SNAPSHOT_DAYS = 365;
-/** Cameras grabbed at once for an alert (an ffmpeg each, decoding one key frame). */
-const ALERT_SNAPSHOT_PARALLEL = 4;
+/**
+ * Pictures and clips taken at once for alerts and tasks (an ffmpeg each: decoding one key frame, or remuxing a
+ * clip). Pictures wait ahead of clips for a free slot; a picture taken by hand does not wait.
+ */
+const CAPTURE_PARALLEL = 4;
+
+/** At most `size` jobs at once; the others wait their turn, the urgent ones (pictures) ahead of the rest. */
+class Slots {
+  private active = 0;
+  private readonly urgent: (() => void)[] = [];
+  private readonly queue: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(fn: () => Promise<T>, urgent: boolean): Promise<T> {
+    if (this.active >= this.size)
+      await new Promise<void>((resolve) => (urgent ? this.urgent : this.queue).push(resolve));
+    else this.active++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.urgent.shift() ?? this.queue.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+
+  /** Jobs running now (tests). */
+  get running(): number {
+    return this.active;
+  }
+}
 
 /** Runs ffmpeg to grab one frame of an RTSP stream into a JPEG; rejects after 15 s or on failure. */
 export function grabFrame(ffmpeg: string, url: string, out: string): Promise<void> {
@@ -64,14 +96,73 @@ export function grabFrame(ffmpeg: string, url: string, out: string): Promise<voi
 }
 
 /**
+ * Runs ffmpeg to record `seconds` of an RTSP stream into an MP4, remuxed (`-c copy`: the camera's H.264 as it
+ * comes, never transcoded; audio left out, as G.711 does not fit an MP4), with the index at the front so that a
+ * browser plays it before it has it all. Resolves with the length recorded (ms, what ffmpeg reports as its
+ * output time); rejects when the camera gives nothing, or after the clip's length plus 20 s.
+ */
+export function recordClip(ffmpeg: string, url: string, out: string, seconds: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    // The address (with the camera's credentials) goes to ffmpeg on stdin, never on its command line.
+    const input = rtspInput(url);
+    const p = spawn(
+      ffmpeg,
+      [
+        '-hide_banner',
+        '-nostdin',
+        '-loglevel',
+        'error',
+        ...input.args,
+        '-map',
+        '0:v:0',
+        '-c',
+        'copy',
+        '-t',
+        String(seconds),
+        '-movflags',
+        '+faststart',
+        '-progress',
+        'pipe:1',
+        '-f',
+        'mp4',
+        '-y',
+        out,
+      ],
+      { stdio: ['pipe', 'pipe', 'ignore'] },
+    );
+    let outTimeUs = 0;
+    let progress = '';
+    p.stdout?.on('data', (d: Buffer) => {
+      progress = (progress + d.toString()).slice(-4096);
+      for (const m of progress.matchAll(/out_time_us=(\d+)/g)) outTimeUs = Math.max(outTimeUs, Number(m[1]));
+    });
+    p.stdin?.on('error', () => undefined);
+    p.stdin?.end(input.list);
+    const timer = setTimeout(() => p.kill('SIGKILL'), (seconds + 20) * 1000);
+    p.on('error', () => undefined);
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0 && fs.existsSync(out) && fs.statSync(out).size > 0 && outTimeUs > 0)
+        resolve(Math.round(outTimeUs / 1000));
+      else reject(new Error('no clip'));
+    });
+  });
+}
+
+/**
  * Snapshots and camera tasks. A task takes a picture of each of its cameras at its times of day (the server's
  * time zone) and keeps it retentionDays; an alert raised on a site with cameras gets a picture of each of them.
  * Pictures are JPEG files of the site (DATA_DIR/cameras/<site>/<camera>/<id>.jpg) listed in camera_snapshots.
+ * A recording task records a clip of durationSec seconds of each camera instead (<id>.mp4, media 'mp4'), and an
+ * alert also gets a clip of each camera (CAMERA_ALERT_CLIP_SECONDS). That clip starts when the alert fires: a
+ * clip "from shortly before" would need a rolling buffer of every camera kept by the server, or the camera's own
+ * recording fetched back (vendor-specific); neither is done, so the alert's clip shows the moments after it.
  */
 export class CameraSnapshots {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly slots = new Slots(CAPTURE_PARALLEL);
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -84,6 +175,18 @@ export class CameraSnapshots {
     if (this.timer) clearInterval(this.timer);
     await this.running;
     await Promise.allSettled([...this.pending]);
+  }
+
+  /** Pictures and clips being taken now for tasks and alerts (tests). */
+  captures(): number {
+    return this.slots.running;
+  }
+
+  /** Runs a capture in the background, within the capture slots; failures are left out (a camera that is down). */
+  private background(fn: () => Promise<unknown>, urgent: boolean): void {
+    const work = this.slots.run(fn, urgent).catch(() => undefined);
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
   }
 
   /** Waits for the pictures being taken (tests). */
@@ -108,53 +211,101 @@ export class CameraSnapshots {
       fs.rmSync(tmp, { force: true });
       throw new AppError(Status.invalid, 'cameraUnreachable');
     }
-    const size = fs.statSync(tmp).size;
-    const r = await cam(this.ctx.db)
-      .insertInto('camera_snapshots')
-      .values({
-        camera_id: c.id,
-        platform_id: c.platformId,
-        source,
-        task_id: opts.taskId ?? null,
-        alert_id: opts.alertId ?? null,
-        size,
-        expires_at: opts.retentionDays ? sql<string>`now() + make_interval(days => ${opts.retentionDays})` : null,
-      })
-      .returning(['id', 'taken_at'])
-      .executeTakeFirstOrThrow();
-    fs.renameSync(tmp, snapshotFile(this.ctx.config.dataDir, c.platformId, c.id, r.id));
-    return {
-      id: r.id,
-      cameraId: c.id,
-      cameraName: c.name,
-      platformId: c.platformId,
-      takenAt: iso(r.taken_at),
-      source,
-      taskId: opts.taskId ?? null,
-      alertId: opts.alertId ?? null,
-      size,
-    };
+    return this.store(c, tmp, source, opts, 'jpeg', null);
   }
 
   /**
-   * An alert raised on a site with cameras: a picture of each camera, attached to the alert. Up to
-   * ALERT_SNAPSHOT_PARALLEL cameras at once, so that the pictures show the moment it fired (one after the other,
-   * four cameras took 4 to 13 s).
+   * Records a clip of `seconds` of a camera and keeps it like a snapshot (media mp4); throws cameraUnreachable
+   * when the camera gives nothing. The clip is written to a temporary file and renamed into place once listed.
+   */
+  async record(
+    c: repo.CameraRow,
+    source: SnapshotSource,
+    seconds: number,
+    opts: { taskId?: number; alertId?: number; retentionDays?: number } = {},
+  ): Promise<CameraSnapshot> {
+    const password = c.vmPasswordEnc ? decrypt(this.ctx.secret, c.vmPasswordEnc) : null;
+    const dir = path.dirname(snapshotFile(this.ctx.config.dataDir, c.platformId, c.id, 0, 'mp4'));
+    fs.mkdirSync(dir, { recursive: true });
+    const tmp = path.join(dir, `.clip-${process.pid}-${Math.random().toString(36).slice(2)}.mp4`);
+    let durationMs: number;
+    try {
+      durationMs = await recordClip(this.ctx.config.camera.ffmpeg, rtspAddress(c, password), tmp, seconds);
+    } catch {
+      fs.rmSync(tmp, { force: true });
+      throw new AppError(Status.invalid, 'cameraUnreachable');
+    }
+    return this.store(c, tmp, source, opts, 'mp4', durationMs);
+  }
+
+  /** Lists a picture or clip written to `tmp` and moves it into place (removed again if that fails). */
+  private async store(
+    c: repo.CameraRow,
+    tmp: string,
+    source: SnapshotSource,
+    opts: { taskId?: number; alertId?: number; retentionDays?: number },
+    media: SnapshotMedia,
+    durationMs: number | null,
+  ): Promise<CameraSnapshot> {
+    try {
+      const size = fs.statSync(tmp).size;
+      const r = await cam(this.ctx.db)
+        .insertInto('camera_snapshots')
+        .values({
+          camera_id: c.id,
+          platform_id: c.platformId,
+          source,
+          task_id: opts.taskId ?? null,
+          alert_id: opts.alertId ?? null,
+          size,
+          media,
+          duration_ms: durationMs,
+          expires_at: opts.retentionDays ? sql<string>`now() + make_interval(days => ${opts.retentionDays})` : null,
+        })
+        .returning(['id', 'taken_at'])
+        .executeTakeFirstOrThrow();
+      fs.renameSync(tmp, snapshotFile(this.ctx.config.dataDir, c.platformId, c.id, r.id, media));
+      return {
+        id: r.id,
+        cameraId: c.id,
+        cameraName: c.name,
+        platformId: c.platformId,
+        takenAt: iso(r.taken_at),
+        source,
+        taskId: opts.taskId ?? null,
+        alertId: opts.alertId ?? null,
+        size,
+        media,
+        durationMs,
+      };
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
+  }
+
+  /**
+   * An alert raised on a site with cameras: a picture of each camera, then (CAMERA_ALERT_CLIP_SECONDS, unless 0)
+   * a clip of each, attached to the alert. Up to CAPTURE_PARALLEL at once, so that the pictures show the moment it
+   * fired (one after the other, four cameras took 4 to 13 s). The clip records from the alert on, not from before
+   * it (see the class comment).
    */
   onAlert(e: AlertEvent): void {
     if (e.kind !== 'raised') return;
     const work = (async () => {
       const ids = await repo.cameraIdsOfSite(this.ctx.db, e.platformId);
-      const next = async (): Promise<void> => {
-        for (let id = ids.shift(); id !== undefined; id = ids.shift()) {
+      const opts = { alertId: e.alertId, retentionDays: ALERT_SNAPSHOT_DAYS };
+      const clip = this.ctx.config.camera.alertClipSeconds;
+      for (const id of ids)
+        this.background(async () => {
           const c = await repo.cameraById(this.ctx.db, id);
-          if (c)
-            await this.take(c, 'alert', { alertId: e.alertId, retentionDays: ALERT_SNAPSHOT_DAYS }).catch(
-              () => undefined,
-            );
-        }
-      };
-      await Promise.all(Array.from({ length: ALERT_SNAPSHOT_PARALLEL }, next));
+          if (c) await this.take(c, 'alert', opts);
+        }, true);
+      if (clip > 0)
+        for (const id of ids)
+          this.background(async () => {
+            const c = await repo.cameraById(this.ctx.db, id);
+            if (c) await this.record(c, 'alert', clip, opts);
+          }, false);
     })();
     this.pending.add(work);
     void work.finally(() => this.pending.delete(work));
@@ -189,6 +340,8 @@ export class CameraSnapshots {
           's.task_id',
           's.alert_id',
           's.size',
+          's.media',
+          's.duration_ms',
         ])
         .orderBy('s.taken_at', 'desc')
         .orderBy('s.id', 'desc')
@@ -208,24 +361,26 @@ export class CameraSnapshots {
         taskId: r.task_id,
         alertId: r.alert_id,
         size: r.size,
+        media: r.media as SnapshotMedia,
+        durationMs: r.duration_ms,
       })),
       total: Number(total.n),
     };
   }
 
-  /** The JPEG of a snapshot of a camera the caller sees; a foreign one answers like a missing one. */
-  async file(user: SessionUser, id: number): Promise<string> {
+  /** The file (JPEG or MP4) of a snapshot of a camera the caller sees; a foreign one answers like a missing one. */
+  async file(user: SessionUser, id: number): Promise<{ path: string; media: SnapshotMedia }> {
     const r = isDbId(id)
       ? await repo
           .visible(this.ctx.db, user)
           .innerJoin('camera_snapshots as s', 's.camera_id', 'c.id')
-          .select(['s.id', 's.camera_id', 's.platform_id'])
+          .select(['s.id', 's.camera_id', 's.platform_id', 's.media'])
           .where('s.id', '=', id)
           .executeTakeFirst()
       : undefined;
-    const file = r ? snapshotFile(this.ctx.config.dataDir, r.platform_id, r.camera_id, r.id) : null;
-    if (!file || !fs.existsSync(file)) throw new AppError(Status.notFound, 'cameraSnapshotNotFound');
-    return file;
+    const file = r ? snapshotFile(this.ctx.config.dataDir, r.platform_id, r.camera_id, r.id, r.media) : null;
+    if (!r || !file || !fs.existsSync(file)) throw new AppError(Status.notFound, 'cameraSnapshotNotFound');
+    return { path: file, media: r.media as SnapshotMedia };
   }
 
   // Tasks
@@ -235,6 +390,8 @@ export class CameraSnapshots {
     rows: {
       id: number;
       name: string;
+      kind: string;
+      duration_sec: number | null;
       camera_ids: number[];
       times: string[];
       retention_days: number;
@@ -248,7 +405,8 @@ export class CameraSnapshots {
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
-      kind: 'snapshot' as const,
+      kind: r.kind as CameraTaskKind,
+      durationSec: r.duration_sec,
       cameraIds: r.camera_ids.filter((id) => names.has(id)),
       cameraNames: r.camera_ids.flatMap((id) => names.get(id) ?? []),
       times: r.times,
@@ -278,6 +436,8 @@ export class CameraSnapshots {
         .select([
           't.id',
           't.name',
+          't.kind',
+          't.duration_sec',
           't.camera_ids',
           't.times',
           't.retention_days',
@@ -317,6 +477,8 @@ export class CameraSnapshots {
         camera_ids: cameraIds,
         times: [...new Set(b.times)].sort(),
         retention_days: b.retentionDays,
+        kind: b.kind,
+        duration_sec: b.kind === 'recording' ? (b.durationSec ?? null) : null,
         enabled: b.enabled ?? true,
         created_by: user.id,
       })
@@ -335,6 +497,8 @@ export class CameraSnapshots {
         camera_ids: cameraIds,
         times: [...new Set(b.times)].sort(),
         retention_days: b.retentionDays,
+        kind: b.kind,
+        duration_sec: b.kind === 'recording' ? (b.durationSec ?? null) : null,
         enabled: b.enabled ?? true,
         updated_at: sql`now()`,
       })
@@ -366,19 +530,26 @@ export class CameraSnapshots {
     }).format(now);
     const due = await cam(this.ctx.db)
       .selectFrom('camera_tasks')
-      .select(['id', 'camera_ids', 'retention_days'])
+      .select(['id', 'kind', 'duration_sec', 'camera_ids', 'retention_days'])
       .where('enabled', '=', true)
       .where(sql<SqlBool>`${hhmm} = any(times)`)
       .where(
         sql<SqlBool>`(last_run_at is null or last_run_at < ${now.toISOString()}::timestamptz - interval '90 seconds')`,
       )
       .execute();
+    // The pictures and clips are taken in the background (a clip lasts up to 5 minutes: the next tick must not
+    // wait for it and miss its tasks' minute), CAPTURE_PARALLEL at once with the alerts' ones.
     for (const t of due) {
       await cam(this.ctx.db).updateTable('camera_tasks').set({ last_run_at: now }).where('id', '=', t.id).execute();
-      for (const id of t.camera_ids) {
-        const c = await repo.cameraById(this.ctx.db, id);
-        if (c) await this.take(c, 'task', { taskId: t.id, retentionDays: t.retention_days }).catch(() => undefined);
-      }
+      const opts = { taskId: t.id, retentionDays: t.retention_days };
+      const seconds = t.kind === 'recording' ? t.duration_sec : null;
+      for (const id of t.camera_ids)
+        this.background(async () => {
+          const c = await repo.cameraById(this.ctx.db, id);
+          if (!c) return;
+          if (seconds) await this.record(c, 'task', seconds, opts);
+          else await this.take(c, 'task', opts);
+        }, !seconds);
     }
     const expired = await cam(this.ctx.db)
       .deleteFrom('camera_snapshots')
@@ -398,4 +569,6 @@ export interface TaskInput {
   times: string[];
   retentionDays: number;
   enabled?: boolean | undefined;
+  kind: CameraTaskKind;
+  durationSec?: number | undefined;
 }

@@ -2,7 +2,10 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { Db } from '../../platform/db/db.ts';
 import type { Database } from '../../platform/db/schema.ts';
 
-/** Kysely's view of the camera tables (server/migrations/0023_cameras.sql). Keep in step with the SQL. */
+/**
+ * Kysely's view of the camera tables (server/migrations/0023_cameras.sql, 0030_camera_recordings.sql). Keep in
+ * step with the SQL.
+ */
 type Stamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type IntArray = ColumnType<number[], number[] | undefined, number[]>;
 
@@ -51,6 +54,8 @@ export type CameraTables = {
     id: Generated<number>;
     name: string;
     kind: Generated<string>;
+    /** Seconds recorded by a recording task (5 to 300); null for a snapshot task. */
+    duration_sec: number | null;
     camera_ids: number[];
     times: string[];
     retention_days: number;
@@ -68,6 +73,10 @@ export type CameraTables = {
     task_id: number | null;
     alert_id: number | null;
     size: number;
+    /** 'jpeg' (a picture) or 'mp4' (a clip). */
+    media: Generated<string>;
+    /** A clip's length; null for a picture. */
+    duration_ms: number | null;
     taken_at: Stamp;
     expires_at: Date | string | null;
   };

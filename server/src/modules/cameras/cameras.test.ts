@@ -15,10 +15,43 @@ import { testApp, type TestApp } from '../../../test/harness.ts';
 import { addSite, snapshot } from '../platforms/platforms.testkit.ts';
 import { roleWith, userToken } from '../devices/testkit.ts';
 import { TestRtspServer, publishTestStream, stopProcess, waitLive } from './cameras.testkit.ts';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 
 const B = '/api/v2/data/camera';
 const PASSWORD = 'Secret-cam-pass-1';
+/** Seconds of each camera recorded for an alert in these tests. */
+const ALERT_CLIP = 6;
+
+/** What ffprobe says of a clip: its first video stream and its length (s). */
+function probe(file: string): { codec: string; profile: string; width: number; height: number; duration: number } {
+  const out = JSON.parse(
+    execFileSync(
+      'ffprobe',
+      [
+        '-v',
+        'error',
+        '-show_entries',
+        'stream=codec_type,codec_name,profile,width,height:format=duration',
+        '-of',
+        'json',
+        file,
+      ],
+      { encoding: 'utf8' },
+    ),
+  ) as {
+    streams: { codec_type: string; codec_name: string; profile: string; width: number; height: number }[];
+    format: { duration: string };
+  };
+  const v = out.streams.find((x) => x.codec_type === 'video');
+  return {
+    codec: v?.codec_name ?? '',
+    profile: v?.profile ?? '',
+    width: v?.width ?? 0,
+    height: v?.height ?? 0,
+    duration: Number(out.format.duration),
+  };
+}
 
 /** The command lines of every process on the machine (what `ps` shows any local user). */
 function commandLines(): { pid: number; cmd: string }[] {
@@ -134,6 +167,7 @@ describe('cameras', () => {
         streamUrlMs: 60_000,
         idleMs: 3000,
         ffmpeg: 'ffmpeg',
+        alertClipSeconds: ALERT_CLIP,
         mediaServer: null,
       },
     });
@@ -486,7 +520,7 @@ describe('cameras', () => {
     expect([...new Set(page.data.list.map((s) => s.source))].sort()).toEqual(['alert', 'manual', 'task']);
     const forAlert = await get<Page<CameraSnapshot>>('snapshot/getListPage', { alertId: '4242' });
     expect(forAlert.data.total).toBeGreaterThanOrEqual(1);
-    const alertShot = forAlert.data.list.find((s) => s.source === 'alert')!;
+    const alertShot = forAlert.data.list.find((s) => s.source === 'alert' && s.media === 'jpeg')!;
     // The alert's pictures as the alerts screen asks for them: a duty engineer of the site with only the alert
     // permission sees them; a user outside the site's scope gets none, list or file, like missing ones.
     await roleWith(t, admin, 'alertDuty', ['alert-predict:alert']);
@@ -514,6 +548,129 @@ describe('cameras', () => {
       (await t.api('GET', `${B}/snapshot/file`, { query: { id: String(alertShot.id), token: duty } })).status,
     ).toBe(Status.notFound);
   }, 60_000);
+
+  it('recordings: a task and an alert record clips, remuxed H.264 MP4s, listed and served as video/mp4', async () => {
+    const task = (extra: Record<string, unknown>) =>
+      post<{ id: number }>(
+        'task/add',
+        { name: 'Evening clip', cameraIds: [cameraId], times: '19:00', retentionDays: 7, ...extra },
+        scoped,
+      );
+    // A recording needs its length, 5 to 300 s: a clear message, nothing saved.
+    const before = (await get<Page<unknown>>('task/getListPage', {}, scoped)).data.total;
+    for (const extra of [
+      { kind: 'recording' },
+      { kind: 'recording', durationSec: 4 },
+      { kind: 'recording', durationSec: 301 },
+    ]) {
+      const r = await task(extra);
+      expect([r.status, r.info], JSON.stringify(extra)).toEqual([
+        Status.invalid,
+        expect.stringContaining('durationSec is required for a recording: a whole number of seconds from 5 to 300'),
+      ]);
+    }
+    const zh = await t.api('POST', `${B}/task/add`, {
+      token: scoped,
+      lang: 'zh',
+      body: {
+        name: 'Bad',
+        cameraIds: [cameraId],
+        times: '19:00',
+        retentionDays: 7,
+        kind: 'recording',
+        durationSec: 301,
+      },
+    });
+    expect(zh.info).toContain('录像任务必填');
+    expect((await get<Page<unknown>>('task/getListPage', {}, scoped)).data.total).toBe(before);
+
+    const added = await task({ kind: 'recording', durationSec: 5 });
+    expect(added.status).toBe(0);
+    const tasks = await get<Page<{ id: number; kind: string; durationSec: number | null }>>(
+      'task/getListPage',
+      {},
+      scoped,
+    );
+    expect(tasks.data.list.find((x) => x.id === added.data.id)).toMatchObject({ kind: 'recording', durationSec: 5 });
+
+    // The task's time comes and an alert fires: both record, while no command line shows the password.
+    const at19 = new Date(`2026-06-01T19:00:10${offsetOf(t.config.timeZone)}`);
+    let done = false;
+    const leaks: string[] = [];
+    let recorders = 0;
+    const watch = (async () => {
+      while (!done) {
+        recorders = Math.max(recorders, t.built.cameras.snapshots.captures());
+        for (const p of commandLines())
+          if (p.cmd.includes(PASSWORD) || p.cmd.includes(encodeURIComponent(PASSWORD))) leaks.push(p.cmd);
+        await wait(50);
+      }
+    })();
+    await t.built.cameras.snapshots.tick(at19);
+    t.built.cameras.onAlert({ alertId: 4343, kind: 'raised', platformId: slope } as never);
+    await t.built.cameras.snapshots.idle();
+    done = true;
+    await watch;
+    expect(leaks).toEqual([]);
+    expect(recorders).toBeGreaterThanOrEqual(2); // the task's clip and the alert's recorded side by side
+
+    const today = new Date().toISOString().slice(0, 10);
+    const page = await get<Page<CameraSnapshot>>(
+      'snapshot/getListPage',
+      { cameraId: String(cameraId), date: today, pageSize: '100' },
+      scoped,
+    );
+    const taskClip = page.data.list.find((s) => s.taskId === added.data.id)!;
+    const forAlert = await get<Page<CameraSnapshot>>('snapshot/getListPage', { alertId: '4343' }, scoped);
+    const alertClip = forAlert.data.list.find((s) => s.cameraId === cameraId && s.media === 'mp4')!;
+    // The alert has its picture as well as its clip.
+    expect(
+      forAlert.data.list
+        .filter((s) => s.cameraId === cameraId)
+        .map((s) => s.media)
+        .sort(),
+    ).toEqual(['jpeg', 'mp4']);
+    expect(taskClip).toMatchObject({ media: 'mp4', source: 'task' });
+    expect(alertClip).toMatchObject({ media: 'mp4', source: 'alert', alertId: 4343 });
+    const outsider = await userToken(t, admin, { account: 'damClips', roleCode: 'camOps', platformIds: [dam] });
+    for (const [clip, seconds] of [
+      [taskClip, 5],
+      [alertClip, ALERT_CLIP],
+    ] as const) {
+      expect(Math.abs(clip.durationMs! - seconds * 1000), `listed length of a ${seconds} s clip`).toBeLessThanOrEqual(
+        1500,
+      );
+      const file = path.join(t.config.dataDir, 'cameras', String(slope), String(cameraId), `${clip.id}.mp4`);
+      const p = probe(file);
+      // H.264 as the camera sends it (the test camera's x264 ultrafast gives Constrained Baseline; a transcode by
+      // ffmpeg's libx264 defaults would be High), of the asked length.
+      expect([p.codec, p.profile, p.width, p.height]).toEqual(['h264', 'Constrained Baseline', 320, 180]);
+      expect(Math.abs(p.duration - seconds), `ffprobe length of a ${seconds} s clip`).toBeLessThanOrEqual(1.5);
+      expect(clip.size).toBe(fs.statSync(file).size);
+      // Served as video/mp4 to a user of the site, whole or by range (a <video> seeks) ...
+      const url = `${B}/snapshot/file?id=${clip.id}&token=${scoped}`;
+      const whole = await t.raw('GET', url);
+      expect([whole.statusCode, whole.headers['content-type'], Number(whole.headers['content-length'])]).toEqual([
+        200,
+        'video/mp4',
+        clip.size,
+      ]);
+      expect(whole.rawPayload.subarray(4, 8).toString('latin1')).toBe('ftyp');
+      const part = await t.raw('GET', url, { headers: { range: 'bytes=4-7' } });
+      expect([part.statusCode, part.headers['content-range'], part.rawPayload.toString('latin1')]).toEqual([
+        206,
+        `bytes 4-7/${clip.size}`,
+        'ftyp',
+      ]);
+      // ... and like a missing one to a user outside the site.
+      const f = await t.api('GET', `${B}/snapshot/file`, { query: { id: String(clip.id), token: outsider } });
+      expect([f.status, f.info]).toEqual([Status.notFound, 'The snapshot does not exist']);
+    }
+    // No temporary file is left beside the clips.
+    const dir = path.join(t.config.dataDir, 'cameras', String(slope), String(cameraId));
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('.'))).toEqual([]);
+    expect(t.built.cameras.snapshots.captures()).toBe(0);
+  }, 90_000);
 
   it('deleting a group deletes the groups below, their cameras and snapshots (spec §8)', async () => {
     const r = await post<{ groups: number; cameras: number; snapshots: number }>('group/delete', { id: top });

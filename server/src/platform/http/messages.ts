@@ -1699,6 +1699,11 @@ export const RULES: Record<string, Record<Language, string>> = {
     zh: '不是列名',
     ko: '열 이름이 아닙니다',
   },
+  recordingDuration: {
+    en: 'is required for a recording: a whole number of seconds from 5 to 300',
+    zh: '录像任务必填：5 到 300 之间的整数秒',
+    ko: '녹화 작업에 필수입니다: 5초에서 300초 사이의 정수',
+  },
   jsonNumberArray: {
     en: 'is not a well-formed JSON array of numbers (e.g. [1.2, 1.5]; or send numbers separated by commas)',
     zh: '不是格式正确的 JSON 数字数组（例如 [1.2, 1.5]；或以逗号分隔的数字）',
