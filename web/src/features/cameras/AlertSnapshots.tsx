@@ -2,18 +2,21 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Card, Empty, Flex, Image, Typography } from 'antd';
 import { CameraOutlined } from '@ant-design/icons';
-import { getToken } from '../../shared/storage.ts';
 import { mayUse, readCurrentUser } from '../../shared/currentUser.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
 import { formatTime } from '../../shared/time.ts';
-import { cameraKeys, fetchSnapshots, snapshotHref } from './camerasApi.ts';
+import { cameraKeys, fetchSnapshots } from './camerasApi.ts';
+import { SnapshotMedia } from './SnapshotMedia.tsx';
 import './cameras.css';
 
-/** Pictures of an alert are taken as it fires and take a few seconds: a young alert without them asks again. */
+/**
+ * Pictures of an alert are taken as it fires and take a few seconds, its clips (CAMERA_ALERT_CLIP_SECONDS) a few
+ * more: a young alert without a clip yet asks again.
+ */
 const YOUNG_MS = 2 * 60_000;
 
 /**
- * The pictures the site's cameras took when an alert fired (its evidence), with a link to the live view. The server
+ * The pictures and clips the site's cameras took when an alert fired (its evidence), with a link to the live view. The server
  * answers only the pictures of cameras the caller sees (data scope and role camera configuration).
  *
  * `inCard` (the alert's drawer in the alerts screen): a card of its own, shown only when there are pictures, so that
@@ -39,7 +42,8 @@ export function AlertSnapshots({
     queryFn: () => fetchSnapshots({ alertId, pageNum: 1, pageSize: 16 }),
     enabled: canSee && alertId > 0,
     retry: retryUnlessCancelled,
-    refetchInterval: (query) => (young && (query.state.data?.total ?? 0) === 0 ? 5000 : false),
+    refetchInterval: (query) =>
+      young && !(query.state.data?.list ?? []).some((s) => s.media === 'mp4') ? 5000 : false,
   });
   const list = q.data?.list ?? [];
   const live =
@@ -53,7 +57,7 @@ export function AlertSnapshots({
       <div className="camera-gallery">
         {list.map((s) => (
           <Flex key={s.id} vertical gap={4} data-testid="alert-snapshot">
-            <Image src={snapshotHref(s.id, getToken())} alt={s.cameraName} width="100%" />
+            <SnapshotMedia snapshot={s} />
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {s.cameraName} · {formatTime(s.takenAt)}
             </Typography.Text>

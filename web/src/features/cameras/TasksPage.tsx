@@ -14,6 +14,7 @@ import {
   Input,
   InputNumber,
   Modal,
+  Radio,
   Select,
   Switch,
   Tag,
@@ -26,7 +27,6 @@ import { ServerTable, type ServerColumn } from '../../shared/table/ServerTable.t
 import { DeleteAction } from '../../shared/table/DeleteAction.tsx';
 import { useServerTable } from '../../shared/table/serverTable.ts';
 import { retryUnlessCancelled } from '../../shared/query.ts';
-import { getToken } from '../../shared/storage.ts';
 import { formatTime, pickerValue, todayDate } from '../../shared/time.ts';
 import { useTimeZone } from '../../shared/useTimeZone.ts';
 import {
@@ -37,11 +37,11 @@ import {
   fetchCameras,
   fetchSnapshots,
   fetchTasks,
-  snapshotHref,
   takeSnapshot,
   type TaskForm,
   type TaskListParams,
 } from './camerasApi.ts';
+import { SnapshotMedia } from './SnapshotMedia.tsx';
 import './cameras.css';
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -111,7 +111,7 @@ function Gallery({ cameras }: { cameras: { value: number; label: string }[] }) {
           <div className="camera-gallery">
             {list.map((s) => (
               <Flex key={s.id} vertical gap={4}>
-                <Image src={snapshotHref(s.id, getToken())} alt={s.cameraName} width="100%" />
+                <SnapshotMedia snapshot={s} />
                 <Flex justify="space-between">
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {formatTime(s.takenAt)}
@@ -128,7 +128,7 @@ function Gallery({ cameras }: { cameras: { value: number; label: string }[] }) {
 }
 
 /**
- * Camera > video tasks: pictures of cameras at times of day, kept a number of days (the safety record); below,
+ * Camera > video tasks: pictures or clips of cameras at times of day, kept a number of days (the safety record); below,
  * the gallery of a camera's pictures of a day (tasks, alerts, by hand).
  */
 export default function TasksPage() {
@@ -178,6 +178,20 @@ export default function TasksPage() {
         </Flex>
       ),
     },
+    {
+      title: t('tasks.kind'),
+      dataIndex: 'kind',
+      key: 'kind',
+      width: 110,
+      render: (v: CameraTask['kind'], row) =>
+        v === 'recording' ? (
+          <Tag color="blue">
+            {t('tasks.kinds.recording')} · {t('tasks.seconds', { count: row.durationSec ?? 0 })}
+          </Tag>
+        ) : (
+          <Tag>{t('tasks.kinds.snapshot')}</Tag>
+        ),
+    },
     { title: t('tasks.times'), dataIndex: 'times', key: 'times', width: 120, render: (v: string[]) => v.join(', ') },
     {
       title: t('tasks.retention'),
@@ -212,7 +226,7 @@ export default function TasksPage() {
             size="small"
             onClick={() => {
               setEditing(row);
-              form.setFieldsValue({ ...row, timesText: row.times.join(', ') });
+              form.setFieldsValue({ ...row, durationSec: row.durationSec ?? 10, timesText: row.times.join(', ') });
             }}
           >
             {t('actions.edit')}
@@ -282,7 +296,7 @@ export default function TasksPage() {
         <Form
           form={form}
           layout="vertical"
-          initialValues={{ retentionDays: 30, enabled: true, timesText: '08:00' }}
+          initialValues={{ retentionDays: 30, enabled: true, timesText: '08:00', kind: 'snapshot', durationSec: 10 }}
           onFinish={(v) =>
             save.mutate({
               name: v.name,
@@ -293,6 +307,8 @@ export default function TasksPage() {
                 .filter(Boolean),
               retentionDays: v.retentionDays,
               enabled: v.enabled,
+              kind: v.kind,
+              durationSec: v.durationSec,
             })
           }
         >
@@ -302,6 +318,32 @@ export default function TasksPage() {
           <Form.Item name="cameraIds" label={t('tasks.cameras')} rules={[{ required: true }]}>
             <Select mode="multiple" showSearch={{ optionFilterProp: 'label' }} options={cameraOptions} />
           </Form.Item>
+          <Flex gap={16}>
+            <Form.Item name="kind" label={t('tasks.kind')}>
+              <Radio.Group
+                optionType="button"
+                data-testid="task-kind"
+                options={(['snapshot', 'recording'] as const).map((k) => ({ value: k, label: t(`tasks.kinds.${k}`) }))}
+              />
+            </Form.Item>
+            <Form.Item noStyle dependencies={['kind']}>
+              {() =>
+                form.getFieldValue('kind') === 'recording' ? (
+                  <Form.Item
+                    name="durationSec"
+                    label={t('tasks.duration')}
+                    extra={t('tasks.durationHelp')}
+                    rules={[
+                      { required: true, message: t('tasks.badDuration') },
+                      { type: 'integer', min: 5, max: 300, message: t('tasks.badDuration') },
+                    ]}
+                  >
+                    <InputNumber min={5} max={300} precision={0} addonAfter={t('tasks.durationUnit')} />
+                  </Form.Item>
+                ) : null
+              }
+            </Form.Item>
+          </Flex>
           <Form.Item
             name="timesText"
             label={t('tasks.times')}

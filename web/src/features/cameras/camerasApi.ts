@@ -5,6 +5,7 @@ import {
   cameraTaskListQuery,
   rolesRoutes,
   snapshotQuery,
+  type CameraTaskKind,
 } from '@geosentry/contract';
 import type { z } from 'zod';
 import { call } from '../../shared/api.ts';
@@ -62,13 +63,24 @@ export const gotoPreset = (cameraId: number, presetToken: string, speed: string)
   call(cameraRoutes.ptzGoto, { cameraId, presetToken, speed } as never, change);
 
 export const fetchTasks = (p: TaskListParams) => call(cameraRoutes.taskList, { ...p });
-export type TaskForm = { name: string; cameraIds: number[]; times: string[]; retentionDays: number; enabled: boolean };
+export type TaskForm = {
+  name: string;
+  cameraIds: number[];
+  times: string[];
+  retentionDays: number;
+  enabled: boolean;
+  kind: CameraTaskKind;
+  /** Seconds a recording lasts (sent for a recording only). */
+  durationSec?: number | undefined;
+};
 const taskBody = (v: TaskForm) => ({
   name: v.name.trim(),
   cameraIds: v.cameraIds.join(','),
   times: v.times.join(','),
   retentionDays: v.retentionDays,
   enabled: v.enabled,
+  kind: v.kind,
+  ...(v.kind === 'recording' ? { durationSec: v.durationSec } : {}),
 });
 export const addTask = (v: TaskForm) => call(cameraRoutes.taskAdd, taskBody(v), change);
 export const editTask = (id: number, v: TaskForm) => call(cameraRoutes.taskEdit, { id, ...taskBody(v) }, change);
@@ -76,6 +88,6 @@ export const deleteTask = (id: number) => call(cameraRoutes.taskDelete, { id }, 
 
 export const fetchSnapshots = (p: Partial<SnapshotParams>) => call(cameraRoutes.snapshotList, { ...p }, picker);
 export const takeSnapshot = (cameraId: number) => call(cameraRoutes.snapshotTake, { cameraId }, change);
-/** The address of a snapshot's JPEG (<img src>: the token in the query, as downloads do). */
+/** The address of a snapshot's JPEG or clip (<img src>, <video src>: the token in the query, as downloads do). */
 export const snapshotHref = (id: number, token: string | null): string =>
   `${cameraRoutes.snapshotFile.path}?id=${id}&token=${encodeURIComponent(token ?? '')}`;
