@@ -101,8 +101,18 @@ export function grabFrame(ffmpeg: string, url: string, out: string): Promise<voi
  * browser plays it before it has it all. Resolves with the length recorded (ms, what ffmpeg reports as its
  * output time); rejects when the camera gives nothing, or after the clip's length plus 20 s.
  */
-export function recordClip(ffmpeg: string, url: string, out: string, seconds: number): Promise<number> {
+export function recordClip(
+  ffmpeg: string,
+  url: string,
+  out: string,
+  seconds: number,
+  signal?: AbortSignal,
+): Promise<number> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new Error('stopping'));
+      return;
+    }
     // The address (with the camera's credentials) goes to ffmpeg on stdin, never on its command line.
     const input = rtspInput(url);
     const p = spawn(
@@ -139,9 +149,12 @@ export function recordClip(ffmpeg: string, url: string, out: string, seconds: nu
     p.stdin?.on('error', () => undefined);
     p.stdin?.end(input.list);
     const timer = setTimeout(() => p.kill('SIGKILL'), (seconds + 20) * 1000);
+    const abort = () => p.kill('SIGKILL');
+    signal?.addEventListener('abort', abort);
     p.on('error', () => undefined);
     p.on('close', (code) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
       if (code === 0 && fs.existsSync(out) && fs.statSync(out).size > 0 && outTimeUs > 0)
         resolve(Math.round(outTimeUs / 1000));
       else reject(new Error('no clip'));
@@ -163,6 +176,8 @@ export class CameraSnapshots {
   private running: Promise<void> = Promise.resolve();
   private readonly pending = new Set<Promise<unknown>>();
   private readonly slots = new Slots(CAPTURE_PARALLEL);
+  /** Ends the clips being recorded when the server stops (a clip may last 5 minutes). */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -173,6 +188,7 @@ export class CameraSnapshots {
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.stopping.abort();
     await this.running;
     await Promise.allSettled([...this.pending]);
   }
@@ -230,7 +246,13 @@ export class CameraSnapshots {
     const tmp = path.join(dir, `.clip-${process.pid}-${Math.random().toString(36).slice(2)}.mp4`);
     let durationMs: number;
     try {
-      durationMs = await recordClip(this.ctx.config.camera.ffmpeg, rtspAddress(c, password), tmp, seconds);
+      durationMs = await recordClip(
+        this.ctx.config.camera.ffmpeg,
+        rtspAddress(c, password),
+        tmp,
+        seconds,
+        this.stopping.signal,
+      );
     } catch {
       fs.rmSync(tmp, { force: true });
       throw new AppError(Status.invalid, 'cameraUnreachable');
