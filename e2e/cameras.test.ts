@@ -279,7 +279,7 @@ describe('cameras', () => {
     await ingest(server.url, term, 'K12-W1', [{ ts: Date.now(), values: { waterLevel: 21.4 } }]);
     await expect
       .poll(async () => {
-        const r = await api<{ list: { alertId: number | null }[] }>(
+        const r = await api<{ list: { alertId: number | null; media: string }[] }>(
           server.url,
           token,
           'GET',
@@ -287,8 +287,20 @@ describe('cameras', () => {
           { platformId: slope },
         );
         alertId = r.list.find((s) => s.alertId !== null)?.alertId ?? 0;
-        return r.list.filter((s) => s.alertId === alertId).length;
+        return r.list.filter((s) => s.alertId === alertId && s.media === 'jpeg').length;
       }, slow)
+      .toBe(slopeCams.length);
+    // Then a clip of each camera (CAMERA_ALERT_CLIP_SECONDS, 10 s by default, from the alert on).
+    await expect
+      .poll(
+        async () =>
+          (
+            await api<{ list: { media: string }[] }>(server.url, token, 'GET', `${C}/snapshot/getListPage`, {
+              alertId,
+            })
+          ).list.filter((s) => s.media === 'mp4').length,
+        { timeout: 90_000, interval: 1000 },
+      )
       .toBe(slopeCams.length);
     for (const locale of ['en-US', 'zh-CN', 'ko-KR']) {
       const groups = await open(locale, '/camera/cameraGroup');
@@ -314,6 +326,13 @@ describe('cameras', () => {
       await tasks.locator('[data-testid="gallery-camera"]').click();
       await tasks.locator('.ant-select-item-option[title="Crest east · K12 slope"]').click();
       await expect.poll(() => tasks.locator('[data-testid="camera-gallery"] img').count(), slow).toBe(3);
+      // The alert's clip of the camera is a video that plays: its time moves.
+      const clip = tasks.locator('[data-testid="camera-gallery"] video[data-testid="snapshot-clip"]');
+      await expect.poll(() => clip.count(), slow).toBe(1);
+      await clip.evaluate((v) => (v as HTMLVideoElement).play());
+      await expect.poll(() => clip.evaluate((v) => (v as HTMLVideoElement).currentTime), slow).toBeGreaterThan(0.5);
+      expect(await tasks.locator('[data-testid="snapshot-clip-duration"]').textContent()).toMatch(/\d/);
+      await clip.evaluate((v) => (v as HTMLVideoElement).pause());
       await settle(tasks);
       await expectNoRawKeys(tasks);
       await shotNow(tasks, `cameras-tasks-${locale}-1280`);
