@@ -666,6 +666,15 @@ describe('cameras', () => {
       const f = await t.api('GET', `${B}/snapshot/file`, { query: { id: String(clip.id), token: outsider } });
       expect([f.status, f.info]).toEqual([Status.notFound, 'The snapshot does not exist']);
     }
+    // The image comparison offers the alert's picture but no clip: a clip is no picture to compare.
+    const pictures = await t.api<Page<{ fileId: string }>>('GET', '/api/v2/data/report/image/getSitePictures', {
+      token: admin,
+      query: { platformId: String(slope), pageSize: '100' },
+    });
+    const offered = pictures.data.list.map((p) => p.fileId);
+    const alertShot = forAlert.data.list.find((s) => s.cameraId === cameraId && s.media === 'jpeg')!;
+    expect(offered).toContain(`snap-${alertShot.id}`);
+    expect(offered.filter((id) => id === `snap-${taskClip.id}` || id === `snap-${alertClip.id}`)).toEqual([]);
     // No temporary file is left beside the clips.
     const dir = path.join(t.config.dataDir, 'cameras', String(slope), String(cameraId));
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('.'))).toEqual([]);
