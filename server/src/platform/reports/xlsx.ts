@@ -24,6 +24,12 @@ export interface XlsxLabels {
   generatedAt: string;
 }
 
+/** One turn of the event loop, and the output's drain when its buffer is full. */
+async function settle(out: Writable): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (out.writableNeedDrain) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+}
+
 export async function renderXlsx(doc: StreamingReportDocument, out: Writable, labels: XlsxLabels): Promise<void> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   wb.creator = 'Geosentry';
@@ -101,6 +107,9 @@ export async function renderXlsx(doc: StreamingReportDocument, out: Writable, la
             if (emphasis.has(index)) r.font = { bold: true };
             r.commit();
             index++;
+            // Let the zip and the file catch up: without a pause the committed rows wait in memory, compressed
+            // and written only at the end of a long synchronous run (a year of minutes grew the RSS by 200 MB).
+            if (index % 500 === 0) await settle(out);
           }
           ws.addRow([]).commit();
           break;
