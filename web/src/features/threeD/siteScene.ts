@@ -8,6 +8,7 @@ import {
   InstancedMesh,
   Matrix4,
   MeshLambertMaterial,
+  MeshStandardMaterial,
   Object3D,
   PerspectiveCamera,
   Raycaster,
@@ -149,6 +150,7 @@ export class SiteScene {
     const gltf = await new GLTFLoader().loadAsync(url);
     if (!this.model) return performance.now() - started;
     this.lod = this.model;
+    cheapen(this.lod);
     this.model = gltf.scene;
     this.scene.add(this.model);
     this.showDetail();
@@ -476,3 +478,28 @@ export class SiteScene {
 }
 
 const round = (v: number): number => Math.round(v * 100) / 100;
+
+/**
+ * Gives a model Lambert materials (diffuse light only) with the same colour, texture and vertex colours: the
+ * preview drawn while the camera moves, where physically based shading costs most per pixel in software GL.
+ */
+function cheapen(root: Object3D): void {
+  root.traverse((o) => {
+    const mesh = o as { material?: unknown };
+    const swap = (m: unknown): unknown => {
+      if (!(m instanceof MeshStandardMaterial)) return m;
+      const l = new MeshLambertMaterial({
+        color: m.color,
+        map: m.map,
+        vertexColors: m.vertexColors,
+        side: m.side,
+        transparent: m.transparent,
+        opacity: m.opacity,
+      });
+      m.dispose();
+      return l;
+    };
+    if (Array.isArray(mesh.material)) mesh.material = mesh.material.map(swap);
+    else if (mesh.material) mesh.material = swap(mesh.material);
+  });
+}
