@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Status, threeDRoutes } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
@@ -34,17 +34,11 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: Map
   }));
   defineRoute(app, ctx, threeDRoutes.modelFile, async (c) => {
     const f = await svc.openModel(caller(c), c.query.platformId, c.query.detail);
-    const reply = c.reply;
-    reply.header('content-type', 'model/gltf-binary');
-    reply.header('content-length', String(f.size));
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header(
+    c.reply.header(
       'content-disposition',
       `attachment; filename="${c.query.detail === 'preview' ? 'model-preview' : 'model'}.glb"`,
     );
-    reply.header('cache-control', 'private, max-age=86400');
-    reply.header('content-security-policy', "default-src 'none'; sandbox");
-    await reply.send(f.stream);
+    await sendStored(c.reply, { ...f, type: 'model/gltf-binary' }, 86_400);
   });
   defineRoute(app, ctx, threeDRoutes.tilesets, async () => ({ data: await svc.listTilesets() }));
   defineRoute(app, ctx, threeDRoutes.setTileset, async (c) => {
@@ -55,14 +49,7 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: Map
   defineRoute(app, ctx, threeDRoutes.tileFile, async (c) => {
     const platformId = Number(c.params.platformId);
     if (!Number.isInteger(platformId) || platformId <= 0) throw new AppError(Status.notFound, 'threeDTileNotFound');
-    const f = await svc.openTile(caller(c), platformId, c.params['*'] ?? '');
-    const reply = c.reply;
-    reply.header('content-type', f.type);
-    reply.header('content-length', String(f.size));
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('cache-control', 'private, max-age=3600');
-    reply.header('content-security-policy', "default-src 'none'; sandbox");
-    await reply.send(f.stream);
+    await sendStored(c.reply, await svc.openTile(caller(c), platformId, c.params['*'] ?? ''), 3_600);
   });
   defineRoute(app, ctx, threeDRoutes.recent, async (c) => ({
     data: await svc.recent(caller(c), c.query.deviceId),
@@ -77,4 +64,18 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: Map
     await auditCall(ctx.db, c, 'threeD.placements', `threeD:${c.body.platformId}`, { count: c.body.placements.length });
     return { key: 'setOk' };
   });
+}
+
+/** A stored file as the answer: its type and length, private caching, never sniffed or run as a page. */
+async function sendStored(
+  reply: FastifyReply,
+  f: { stream: NodeJS.ReadableStream; size: number; type: string },
+  maxAgeSeconds: number,
+): Promise<void> {
+  reply.header('content-type', f.type);
+  reply.header('content-length', String(f.size));
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('cache-control', `private, max-age=${maxAgeSeconds}`);
+  reply.header('content-security-policy', "default-src 'none'; sandbox");
+  await reply.send(f.stream);
 }

@@ -226,14 +226,7 @@ export class SiteScene {
     const centre = box.getCenter(new Vector3());
     const span = Math.max(size.x, size.z, size.y, 1);
     this.markerSize = span / 80;
-    if (this.grid) this.scene.remove(this.grid);
-    this.grid = null;
-    this.controls.target.copy(centre);
-    this.camera.position.set(centre.x + span * 0.75, centre.y + span * 0.6, centre.z + span * 0.85);
-    this.camera.near = span / 1000;
-    this.camera.far = span * 20;
-    this.camera.updateProjectionMatrix();
-    this.controls.update();
+    this.frame3d(centre, span);
     this.rebuildMarkers();
     this.renderNow();
     return performance.now() - started;
