@@ -153,11 +153,28 @@ describe('alerts in a real browser', () => {
     await page.locator('#alert-deformation').fill('No new cracks; slight seepage at the toe drain.');
     await page.locator('#alert-suggestion').fill('Lower the reservoir by 0.5 m and read P7 every 30 minutes.');
     await page.locator('[data-testid="alert-save"]').click();
+    // The "saved" toast can sit over the drawer's close button: it must let the click through (and so never
+    // pause while the pointer rests on it). Checked in the page the moment it shows, before it fades.
+    const toastTakesPointer = await page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const look = () => {
+            const notice = document.querySelector('.ant-message-notice');
+            const box = notice?.querySelector('.ant-message-notice-wrapper')?.getBoundingClientRect();
+            // Wait for the fade-in to end: while it runs, the toast is still moving into place.
+            if (!box || box.width === 0 || /appear/.test(notice!.className)) return void requestAnimationFrame(look);
+            const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+            resolve(Boolean(hit?.closest('.ant-message')));
+          };
+          look();
+        }),
+    );
+    expect(toastTakesPointer).toBe(false);
     await expect.poll(() => drawer.getAttribute('data-status'), slow).toBe('preProcess');
     await expect
       .poll(() => row.locator('[data-testid="alert-status"]').getAttribute('data-status'), slow)
       .toBe('preProcess');
-    await page.locator('.ant-drawer-close').click();
+    await page.locator('.ant-drawer-close').click({ timeout: 15_000 });
     await drawer.waitFor({ state: 'detached' });
 
     // ---- reopen: the saved form is there and still editable; finish it ----
