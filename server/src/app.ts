@@ -13,7 +13,7 @@ import { openDb, type Db } from './platform/db/db.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { loadSecret } from './platform/auth/crypto.ts';
 import { SocketHub, originAllowed, socketRights } from './platform/ws.ts';
-import { AppError } from './platform/http/errors.ts';
+import { AppError, isDbInputRefusal } from './platform/http/errors.ts';
 import { parseLanguage, RULES, translate } from './platform/http/messages.ts';
 import { registerJsonCompression } from './platform/http/compress.ts';
 import { tokenOf } from './platform/http/route.ts';
@@ -119,7 +119,6 @@ export interface RouteRecord {
  * PostgreSQL errors caused by a value (SQLSTATE class 22): malformed number, date or text, out of range,
  * unrepresentable character, too long.
  */
-const DB_INPUT_ERRORS = new Set(['22P02', '22003', '22007', '22008', '22021', '22001', '22023', '2201X', '2201W']);
 
 export async function buildApp(
   config: Config,
@@ -261,7 +260,7 @@ export async function buildApp(
     // (Logged: each one is a validation rule to add.) A unique violation is a race two requests ran.
     const code = (err as { code?: unknown }).code;
     if (code === '23505') return send(Status.conflict, translate(lang, 'alreadyExists'));
-    if (typeof code === 'string' && DB_INPUT_ERRORS.has(code)) {
+    if (isDbInputRefusal(code)) {
       req.log.warn({ err }, 'input refused by the database');
       return send(Status.invalid, translate(lang, 'valueOutOfRange'));
     }

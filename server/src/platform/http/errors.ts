@@ -25,3 +25,25 @@ export function isUniqueViolation(e: unknown, constraint?: string): boolean {
   if (err?.code !== '23505') return false;
   return !constraint || err.constraint === constraint || (err.message ?? '').includes(constraint);
 }
+
+/**
+ * SQLSTATEs of input the database refused (a malformed or out-of-range value, a check constraint): the caller's
+ * error, answered as a validation failure. The contract checks the same rules first, so one of these means the two
+ * disagree (logged, to add the rule to the contract).
+ */
+const DB_INPUT_ERRORS = new Set([
+  '22P02', // invalid text representation
+  '22003', // numeric value out of range
+  '22007', // invalid datetime format
+  '22008', // datetime field overflow
+  '22021', // character not in repertoire
+  '22001', // string data right truncation
+  '22023', // invalid parameter value
+  '2201X', // invalid row count in result offset clause
+  '2201W', // invalid row count in limit clause
+  '23514', // check violation
+]);
+
+export function isDbInputRefusal(code: unknown): boolean {
+  return typeof code === 'string' && DB_INPUT_ERRORS.has(code);
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Status } from '@geosentry/contract';
+import { sql } from 'kysely';
 import { testApp, type TestApp } from '../../../test/harness.ts';
 
 describe('API conventions', () => {
@@ -61,6 +62,25 @@ describe('API conventions', () => {
     expect(missing.data.errors.map((e) => `${e.field}:${e.rule}`)).toEqual(
       expect.arrayContaining(['password:required', 'name:required', 'roleId:required']),
     );
+  });
+
+  it('answers a value the database refuses by a check constraint as a translated validation error', async () => {
+    // The contract checks the database's rules first; should the two disagree, the caller still gets a validation
+    // message, not a crash. A rule only the database has stands for that disagreement here.
+    await sql`alter table users add constraint users_test_name check (name <> 'Refused By Check')`.execute(t.db.k);
+    try {
+      const r = await t.api('POST', '/api/v2/manage/user/add', {
+        token: admin,
+        lang: 'ko',
+        body: { account: 'check_user', password: 'Valid-pass-word-1', name: 'Refused By Check', roleId: 1 },
+      });
+      expect(r.status).toBe(Status.invalid);
+      expect(r.info).toBe('값의 형식이 잘못되었거나 범위를 벗어났습니다');
+      const row = await t.db.k.selectFrom('users').select('id').where('account', '=', 'check_user').executeTakeFirst();
+      expect(row).toBeUndefined();
+    } finally {
+      await sql`alter table users drop constraint users_test_name`.execute(t.db.k);
+    }
   });
 
   it('pages lists with pageNum, pageSize and a total', async () => {
