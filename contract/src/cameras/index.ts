@@ -109,7 +109,18 @@ const cameraFields = {
   type: z.enum(CAMERA_TYPES).describe('Camera type'),
   vendor: z.enum(CAMERA_VENDORS).describe('Vendor'),
   vmCode: optText(64, 'VM code (the video platform code)'),
-  vmUser: optText(64, 'VM user (the camera login)'),
+  vmUser: z
+    .preprocess(
+      blank,
+      z
+        .string()
+        .trim()
+        .max(64)
+        // RTSP (Basic and Digest) and ONVIF logins split "user:password" at the first colon.
+        .refine((v) => !v.includes(':'), { params: { rule: 'vmUser' } })
+        .optional(),
+    )
+    .describe('VM user (the camera login; no colon, which camera logins cannot carry)'),
   vmPassword: z
     .preprocess(blank, z.string().max(128).optional())
     .describe('VM password: stored encrypted, never answered; left out on edit keeps the stored one'),

@@ -248,6 +248,15 @@ describe('cameras', () => {
       if (status !== Status.badRequest) expect(r.status, JSON.stringify(extra)).toBe(status);
       expect(r.info).toBeTruthy();
     }
+    // A login cannot carry a colon (RTSP and ONVIF split user:password at the first one): said, translated.
+    const colon = await t.api<{ errors: { field: string; rule: string }[] }>('POST', `${B}/camera/add`, {
+      token: admin,
+      lang: 'zh',
+      body: cam({ serialNumber: 'NEW-1', vmUser: 'site:admin' }),
+    });
+    expect(colon.status).toBe(Status.invalid);
+    expect(colon.data.errors).toEqual([expect.objectContaining({ field: 'vmUser', rule: 'vmUser' })]);
+    expect(colon.info).toContain('vmUser 不能包含冒号');
     const deep = await post('group/add', { name: 'Level 4', parentId: leaf });
     expect(deep.status).toBe(Status.invalid);
     expect(deep.info).toBe('Camera groups are at most 3 levels deep');

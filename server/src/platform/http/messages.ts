@@ -1704,6 +1704,16 @@ export const RULES: Record<string, Record<Language, string>> = {
     zh: '录像任务必填：5 到 300 之间的整数秒',
     ko: '녹화 작업에 필수입니다: 5초에서 300초 사이의 정수',
   },
+  vmUser: {
+    en: 'must not contain a colon (:): a camera login cannot carry one',
+    zh: '不能包含冒号（:）：摄像机登录名不能含冒号',
+    ko: '콜론(:)을 포함할 수 없습니다: 카메라 로그인 이름에는 콜론을 쓸 수 없습니다',
+  },
+  tilesetName: {
+    en: 'is not a folder name of letters, digits, dots, dashes and underscores',
+    zh: '不是由字母、数字、点、短横线和下划线组成的文件夹名',
+    ko: '문자, 숫자, 점, 하이픈, 밑줄로 된 폴더 이름이 아닙니다',
+  },
   jsonNumberArray: {
     en: 'is not a well-formed JSON array of numbers (e.g. [1.2, 1.5]; or send numbers separated by commas)',
     zh: '不是格式正确的 JSON 数字数组（例如 [1.2, 1.5]；或以逗号分隔的数字）',
