@@ -101,7 +101,7 @@ const SCREENS: Record<string, { path: string; shows: string; pick?: string; gap?
   'system:data': [{ path: '/information/regions', shows: 'Sichuan' }],
   'system:user': [{ path: '/system/user', shows: 'admin' }],
   'system:role': [{ path: '/system/role', shows: 'superAdmin' }],
-  'system:permission': [{ path: '/system/jurisdiction', shows: 'system:user' }],
+  'system:permission': [{ path: '/system/jurisdiction', shows: 'information:enterprise' }],
   // Newest first: the walk users' own sign-ins fill the first page (admin's may be further back).
   'system:audit': [{ path: '/system/audit', shows: 'Signed in' }],
 };

@@ -206,6 +206,7 @@ export default function PermissionsPage() {
             dataSource={rows}
             loading={tree.isFetching}
             pagination={false}
+            virtual
             scroll={{ x: 1300, y: scrollY }}
             expandable={{
               expandedRowKeys: expandedKeys,
