@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const css = fs.readFileSync(path.join(ROOT, 'node_modules', 'leaflet', 'dist', 'leaflet.css'), 'utf8');
   const ours = await run(script, css, 'cluster');
   const peer = await run(script, css, 'plain');
-  const p95 = (xs: number[]) => pct(xs, 95);
+  const p95 = (xs: number[]) => pct(xs, 0.95);
   const cores = os.cpus().length;
   const load = os.loadavg()[0]!;
   const judged = load < cores;
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     ['zoom frame time p95, ms', ...row('', ours.zoom, peer.zoom, true).slice(1)],
     row('pan main-thread work per frame p95, ms', ours.panWork, peer.panWork, true),
     row('zoom main-thread work per frame p95, ms', ours.zoomWork, peer.zoomWork, true),
-    ['pan frame time median, ms', fmt(pct(ours.pan, 50), 1), fmt(pct(peer.pan, 50), 1), '', ''],
+    ['pan frame time median, ms', fmt(pct(ours.pan, 0.5), 1), fmt(pct(peer.pan, 0.5), 1), '', ''],
     ['first draw, ms', fmt(ours.setupMs, 0), fmt(peer.setupMs, 0), fmt(peer.setupMs / ours.setupMs, 1), ''],
     ['shapes drawn at the end', String(ours.drawn), String(peer.drawn), 'peer: every device', ''],
   ]);
