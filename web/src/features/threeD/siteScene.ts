@@ -24,6 +24,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { TilesRenderer } from '3d-tiles-renderer';
 import { ReorientationPlugin } from '3d-tiles-renderer/plugins';
+import { FramePace } from './framePace.ts';
 
 /** A device marker: where it stands and its colour (state). */
 export interface Marker {
@@ -62,6 +63,11 @@ export class SiteScene {
   private readonly ray = new Raycaster();
   private readonly resize: ResizeObserver;
   private frame = 0;
+  /** When the pending frame was asked for (performance.now()): how long it waited tells how loaded drawing is. */
+  private askedAt = 0;
+  /** The resolution while the camera moves, a step of MOTION_SCALES: adapted to how fast frames come. */
+  private motionStep = 2;
+  private readonly pace = new FramePace();
   private spinning = false;
   private dragging: number | null = null;
   private downAt: { x: number; y: number } | null = null;
@@ -74,7 +80,7 @@ export class SiteScene {
     private readonly opts: SiteSceneOptions = {},
   ) {
     // No multisampling: with software GL (no GPU, as on many control-room PCs and in headless browsers) it
-    // multiplies the cost of every pixel; while the camera moves, frames are drawn at half resolution (moving()).
+    // multiplies the cost of every pixel; while the camera moves, frames are drawn at a lower resolution (moving()).
     this.renderer = new WebGLRenderer({ antialias: false, powerPreference: 'high-performance' });
     this.renderer.setPixelRatio(this.fullRatio);
     this.renderer.domElement.style.display = 'block';
@@ -106,14 +112,41 @@ export class SiteScene {
     return Math.min(window.devicePixelRatio, 2);
   }
 
-  /** Half resolution while the camera moves, full when it rests (and one full frame then). */
+  /**
+   * While the camera moves, frames are drawn at a lower resolution (the step that keeps them coming at the display's
+   * pace, see paced()); at rest, at full resolution (one frame then).
+   */
   private moving(on: boolean): void {
     this.isMoving = on;
+    this.pace.reset();
     this.showDetail();
-    const ratio = on ? this.fullRatio / 2 : this.fullRatio;
+    this.applyRatio();
+  }
+
+  /** The resolution drawn while the camera moves, as a fraction of the full one (the bench prints it). */
+  get motionRatio(): number {
+    return MOTION_SCALES[this.motionStep]!;
+  }
+
+  private applyRatio(): void {
+    const ratio = this.isMoving ? this.fullRatio * MOTION_SCALES[this.motionStep]! : this.fullRatio;
     if (this.renderer.getPixelRatio() === ratio) return;
     this.renderer.setPixelRatio(ratio);
     this.fit();
+  }
+
+  /**
+   * Dynamic resolution: a moving frame that waited long for its turn (software GL, a slow GPU) lowers the motion
+   * resolution a step; frames that come at once raise it back. The step found is kept for the next move.
+   */
+  private paced(waited: number): void {
+    if (!this.isMoving) return;
+    const change = this.pace.add(waited);
+    const next = Math.min(MOTION_SCALES.length - 1, Math.max(0, this.motionStep + change));
+    if (next === this.motionStep) return;
+    this.motionStep = next;
+    this.pace.reset();
+    this.applyRatio();
   }
 
   private fit(): void {
@@ -401,8 +434,10 @@ export class SiteScene {
   /** Asks for a frame (at most one per display frame). */
   invalidate(): void {
     if (this.frame || this.spinning) return;
+    this.askedAt = performance.now();
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
+      this.paced(performance.now() - this.askedAt);
       this.renderNow();
     });
   }
@@ -431,6 +466,7 @@ export class SiteScene {
       if (!this.spinning) return;
       const now = performance.now();
       this.frameTimes.push(now - this.lastFrame);
+      this.paced(now - this.lastFrame);
       this.lastFrame = now;
       this.controls.update();
       this.renderNow();
@@ -471,6 +507,9 @@ export class SiteScene {
 }
 
 const round = (v: number): number => Math.round(v * 100) / 100;
+
+/** Resolutions while the camera moves, as fractions of the full pixel ratio (full first). */
+const MOTION_SCALES = [1, 0.7, 0.5, 0.35, 0.25] as const;
 
 /**
  * Gives a model Lambert materials (diffuse light only) with the same colour, texture and vertex colours: the
