@@ -2,7 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Camera, CameraGroupNode, CameraType, CameraVendor } from '@geosentry/contract';
 import type { Db } from '../../platform/db/db.ts';
 import { isSuperAdmin, whereInScope, type SessionUser } from '../../platform/auth/access.ts';
-import { iso, isDbId, likePattern, orderBy } from '../../platform/db/sql.ts';
+import { iso, isDbId, likePattern, naturalKey, orderBy } from '../../platform/db/sql.ts';
 import { cam } from './cameras.tables.ts';
 
 /**
@@ -186,9 +186,9 @@ export async function deleteGroup(
 }
 
 const SORTABLE: Record<string, string> = {
-  name: 'c.name',
-  platformName: 'p.name',
-  groupName: 'g.name',
+  name: naturalKey('c.name'),
+  platformName: naturalKey('p.name'),
+  groupName: naturalKey('g.name'),
   channel: 'c.channel',
   vendor: 'c.vendor',
   createdAt: 'c.created_at',
@@ -305,7 +305,7 @@ export async function listCameras(
   const col = SORTABLE[f.sortField ?? ''];
   const [rows, total] = await Promise.all([
     fetchRows(db, user, f)
-      .orderBy(col ? orderBy(col, f.sortOrder) : sql`g.path, c.name`)
+      .orderBy(col ? orderBy(col, f.sortOrder) : sql`g.path, ${sql.raw(naturalKey('c.name'))}`)
       .orderBy('c.id')
       .limit(f.pageSize)
       .offset((f.pageNum - 1) * f.pageSize)

@@ -264,6 +264,24 @@ describe('cameras', () => {
     expect(await snapshot(t, 'camera_groups')).toEqual(groupsBefore);
   });
 
+  it('sorts camera names as a person reads them: Pier 2 before Pier 10', async () => {
+    const group = (await post<{ id: number }>('group/add', { name: 'Natural order' })).data.id;
+    const names = ['Pier 10', 'pier 2', 'Pier 1', 'Pier 2a', 'Pier 02b'];
+    for (const [i, name] of names.entries())
+      expect((await post('camera/add', cam({ groupId: group, name, serialNumber: `NAT-${i}` }))).status).toBe(0);
+    const sorted = async (sortOrder: string) =>
+      (
+        await get<Page<Camera>>('camera/getListPage', { groupId: String(group), sortField: 'name', sortOrder })
+      ).data.list.map((c) => c.name);
+    expect(await sorted('ascend')).toEqual(['Pier 1', 'pier 2', 'Pier 2a', 'Pier 02b', 'Pier 10']);
+    expect(await sorted('descend')).toEqual(['Pier 10', 'Pier 02b', 'Pier 2a', 'pier 2', 'Pier 1']);
+    // Without a sort field: by group, then by name the same way.
+    expect(
+      (await get<Page<Camera>>('camera/getListPage', { groupId: String(group) })).data.list.map((c) => c.name),
+    ).toEqual(['Pier 1', 'pier 2', 'Pier 2a', 'Pier 02b', 'Pier 10']);
+    expect((await post('group/delete', { id: group })).status).toBe(0);
+  });
+
   it('a camera outside the data scope answers like a missing one: list, stream, PTZ, snapshots, edit', async () => {
     const list = await get<Page<Camera>>('camera/getListPage', {}, scoped);
     expect(list.data.list.map((c) => c.id)).toEqual([cameraId]);

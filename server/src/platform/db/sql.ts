@@ -19,6 +19,14 @@ export function orderBy(column: string, order: string | undefined): RawBuilder<u
   return sql`${sql.raw(column)} ${order === 'descend' ? sql`desc` : sql`asc`} nulls last`;
 }
 
+/**
+ * A text column's natural sort key as SQL (for orderBy): every run of digits padded to 10, so "Camera 2" comes
+ * before "Camera 10" as a person expects. Case-insensitive; not indexable, for lists of hundreds to thousands.
+ */
+export function naturalKey(column: string): string {
+  return `regexp_replace(regexp_replace(lower(${column}), '([0-9]+)', '0000000000\\1', 'g'), '0*([0-9]{10})', '\\1', 'g')`;
+}
+
 /** A JSON column as read: PGlite answers it parsed, some drivers as text. */
 export const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
