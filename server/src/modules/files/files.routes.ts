@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import { INLINE_TYPES, MAX_DOCUMENT_BYTES, MAX_FILES_PER_UPLOAD, Status, filesRoutes } from '@geosentry/contract';
 import type { FileType } from '@geosentry/contract';
 import { caller, defineRoute, type Call } from '../../platform/http/route.ts';
+import { sendStored } from '../../platform/http/stored.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { FilesService, tooLarge, tooMany, type UploadPart } from './files.service.ts';
@@ -75,16 +76,12 @@ async function sendFile(
   disposition: (ext: FileType) => 'inline' | 'attachment',
 ): Promise<void> {
   const { file, size, stream } = await svc.open(caller(c), c.query.file_id);
-  const reply = c.reply;
-  reply.header('content-type', file.mime);
-  reply.header('content-length', String(size));
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('content-disposition', contentDisposition(disposition(file.ext as FileType), file.originalName));
-  reply.header('cache-control', 'private, max-age=3600');
-  // Defence in depth for files opened directly: nothing runs, nothing loads (PDF and Word are attachments anyway).
-  reply.header('content-security-policy', "default-src 'none'; sandbox");
-  // Wait until the bytes are sent: defineRoute then sees reply.sent and adds no envelope.
-  await reply.send(stream);
+  await sendStored(
+    c.reply,
+    { body: stream, size, type: file.mime },
+    3_600,
+    contentDisposition(disposition(file.ext as FileType), file.originalName),
+  );
 }
 
 /** Registers the file routes; answers the service, for the modules app.ts hands it to (reports reading pictures). */

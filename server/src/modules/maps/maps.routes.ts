@@ -2,17 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { MAP_LIMITS, mapsRoutes as R } from '@geosentry/contract';
 import { caller, defineRoute, type Call } from '../../platform/http/route.ts';
+import { sendStored } from '../../platform/http/stored.ts';
 import { auditCall } from '../../platform/audit.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { MapsService } from './maps.service.ts';
 import { uploadLimits } from './maps.upload.ts';
 
-async function sendImage(c: Call<unknown, unknown>, img: { mime: string; data: Buffer }): Promise<void> {
-  c.reply.header('content-type', img.mime);
-  c.reply.header('x-content-type-options', 'nosniff');
-  c.reply.header('cache-control', 'private, max-age=86400');
-  await c.reply.send(img.data);
-}
+const sendImage = (c: Call<unknown, unknown>, img: { mime: string; data: Buffer }): Promise<void> =>
+  sendStored(c.reply, { body: img.data, type: img.mime }, 86_400);
 
 export function registerMaps(app: FastifyInstance, ctx: AppContext): MapsService {
   const svc = new MapsService(ctx);

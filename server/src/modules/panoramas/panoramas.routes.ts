@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Status, panoramasRoutes } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
+import { sendStored } from '../../platform/http/stored.ts';
 import { auditCall } from '../../platform/audit.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { readSingleUpload } from '../threeD/index.ts';
+import { readSingleUpload } from '../../platform/files/upload.ts';
 import { PanoramasService } from './panoramas.service.ts';
 
 export function registerPanoramas(app: FastifyInstance, ctx: AppContext): void {
@@ -29,13 +30,7 @@ export function registerPanoramas(app: FastifyInstance, ctx: AppContext): void {
   defineRoute(app, ctx, panoramasRoutes.detail, async (c) => ({ data: await svc.detail(caller(c), c.query.id) }));
   defineRoute(app, ctx, panoramasRoutes.image, async (c) => {
     const f = await svc.openImage(caller(c), c.query.id);
-    const reply = c.reply;
-    reply.header('content-type', f.mime);
-    reply.header('content-length', String(f.size));
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('cache-control', 'private, max-age=86400');
-    reply.header('content-security-policy', "default-src 'none'; sandbox");
-    await reply.send(f.stream);
+    await sendStored(c.reply, { body: f.stream, size: f.size, type: f.mime }, 86_400);
   });
   defineRoute(app, ctx, panoramasRoutes.edit, async (c) => {
     await svc.rename(caller(c), c.body.id, c.body.name);

@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { findSite } from '../../platform/auth/sites.ts';
 import { AppError, isUniqueViolation } from '../../platform/http/errors.ts';
-import { BlobStore, displayName, extensionOf, type SingleUpload } from '../threeD/index.ts';
+import { BlobStore, displayName, extensionOf, type SingleUpload } from '../../platform/files/upload.ts';
 import { imageInfo, isEquirectangular } from './panoramas.image.ts';
 import * as repo from './panoramas.repository.ts';
 

@@ -1,12 +1,13 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Status, threeDRoutes } from '@geosentry/contract';
 import { caller, defineRoute } from '../../platform/http/route.ts';
+import { sendStored } from '../../platform/http/stored.ts';
 import { auditCall } from '../../platform/audit.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ThreeDService } from './threeD.service.ts';
-import { readSingleUpload } from './threeD.upload.ts';
+import { readSingleUpload } from '../../platform/files/upload.ts';
 import type { Extent, ExtentImage } from '../maps/index.ts';
 
 type MapImagery = { imagery(e: Extent): Promise<ExtentImage | null> };
@@ -34,11 +35,13 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: Map
   }));
   defineRoute(app, ctx, threeDRoutes.modelFile, async (c) => {
     const f = await svc.openModel(caller(c), c.query.platformId, c.query.detail);
-    c.reply.header(
-      'content-disposition',
-      `attachment; filename="${c.query.detail === 'preview' ? 'model-preview' : 'model'}.glb"`,
+    const name = c.query.detail === 'preview' ? 'model-preview' : 'model';
+    await sendStored(
+      c.reply,
+      { body: f.stream, size: f.size, type: 'model/gltf-binary' },
+      86_400,
+      `attachment; filename="${name}.glb"`,
     );
-    await sendStored(c.reply, { ...f, type: 'model/gltf-binary' }, 86_400);
   });
   defineRoute(app, ctx, threeDRoutes.tilesets, async () => ({ data: await svc.listTilesets() }));
   defineRoute(app, ctx, threeDRoutes.setTileset, async (c) => {
@@ -49,7 +52,8 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: Map
   defineRoute(app, ctx, threeDRoutes.tileFile, async (c) => {
     const platformId = Number(c.params.platformId);
     if (!Number.isInteger(platformId) || platformId <= 0) throw new AppError(Status.notFound, 'threeDTileNotFound');
-    await sendStored(c.reply, await svc.openTile(caller(c), platformId, c.params['*'] ?? ''), 3_600);
+    const tile = await svc.openTile(caller(c), platformId, c.params['*'] ?? '');
+    await sendStored(c.reply, { body: tile.stream, size: tile.size, type: tile.type }, 3_600);
   });
   defineRoute(app, ctx, threeDRoutes.recent, async (c) => ({
     data: await svc.recent(caller(c), c.query.deviceId),
@@ -64,18 +68,4 @@ export function registerThreeD(app: FastifyInstance, ctx: AppContext, maps?: Map
     await auditCall(ctx.db, c, 'threeD.placements', `threeD:${c.body.platformId}`, { count: c.body.placements.length });
     return { key: 'setOk' };
   });
-}
-
-/** A stored file as the answer: its type and length, private caching, never sniffed or run as a page. */
-async function sendStored(
-  reply: FastifyReply,
-  f: { stream: NodeJS.ReadableStream; size: number; type: string },
-  maxAgeSeconds: number,
-): Promise<void> {
-  reply.header('content-type', f.type);
-  reply.header('content-length', String(f.size));
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('cache-control', `private, max-age=${maxAgeSeconds}`);
-  reply.header('content-security-policy', "default-src 'none'; sandbox");
-  await reply.send(f.stream);
 }

@@ -22,7 +22,7 @@ import type { Extent, ExtentImage } from '../maps/index.ts';
 
 /** Elevation models become a terrain model: GeoTIFF and ESRI ASCII grid. */
 const DEM_EXTENSIONS = new Set(['tif', 'tiff', 'asc']);
-import { BlobStore, displayName, extensionOf, type SingleUpload } from './threeD.upload.ts';
+import { BlobStore, displayName, extensionOf, type SingleUpload } from '../../platform/files/upload.ts';
 import * as repo from './threeD.repository.ts';
 
 const MAX_RECENT_POINTS = 500;

@@ -5,9 +5,9 @@ import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { Status } from '@geosentry/contract';
-import { AppError } from '../../platform/http/errors.ts';
+import { AppError } from '../http/errors.ts';
 
-/** One multipart upload of this feature and panoramas: its fields and its single file. */
+/** One multipart upload of a few fields and a single file (3D models and elevations, panoramas). */
 export interface SingleUpload {
   fields: Record<string, string>;
   file: { filename: string; bytes: Buffer } | null;
