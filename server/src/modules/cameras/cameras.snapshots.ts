@@ -56,43 +56,54 @@ class Slots {
   }
 }
 
-/** Runs ffmpeg to grab one frame of an RTSP stream into a JPEG; rejects after 15 s or on failure. */
-export function grabFrame(ffmpeg: string, url: string, out: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // The address (with the camera's credentials) goes to ffmpeg on stdin, never on its command line.
+/**
+ * Runs ffmpeg on an RTSP stream: the address (with the camera's credentials) goes to ffmpeg on stdin, never on its
+ * command line; `before` are options of the input (decoding), `output` the arguments after it. Killed after
+ * `timeoutMs` or when `signal` aborts. Resolves with the exit code (null when killed); `onProgress` gets what
+ * ffmpeg writes to stdout.
+ */
+function runOnStream(
+  ffmpeg: string,
+  url: string,
+  args: { before?: string[]; output: string[] },
+  opts: { timeoutMs: number; signal?: AbortSignal | undefined; onProgress?: (chunk: string) => void },
+): Promise<number | null> {
+  return new Promise((resolve) => {
     const input = rtspInput(url);
-    const p = spawn(
-      ffmpeg,
-      [
-        '-hide_banner',
-        '-nostdin',
-        '-loglevel',
-        'error',
-        // Decode key frames only: a picture grabbed from the middle of a group of pictures is a grey smear.
-        '-skip_frame',
-        'nokey',
-        ...input.args,
-        '-frames:v',
-        '1',
-        '-q:v',
-        '4',
-        '-f',
-        'image2',
-        '-y',
-        out,
-      ],
-      { stdio: ['pipe', 'ignore', 'ignore'] },
-    );
+    const argv = ['-hide_banner', '-nostdin', '-loglevel', 'error', ...(args.before ?? []), ...input.args];
+    const p = spawn(ffmpeg, [...argv, ...args.output], {
+      stdio: ['pipe', opts.onProgress ? 'pipe' : 'ignore', 'ignore'],
+    });
+    if (opts.onProgress) p.stdout?.on('data', (d: Buffer) => opts.onProgress!(d.toString()));
     p.stdin?.on('error', () => undefined);
     p.stdin?.end(input.list);
-    const timer = setTimeout(() => p.kill('SIGKILL'), 15_000);
+    const kill = (): void => void p.kill('SIGKILL');
+    const timer = setTimeout(kill, opts.timeoutMs);
+    opts.signal?.addEventListener('abort', kill);
     p.on('error', () => undefined);
     p.on('close', (code) => {
       clearTimeout(timer);
-      if (code === 0 && fs.existsSync(out) && fs.statSync(out).size > 0) resolve();
-      else reject(new Error('no frame'));
+      opts.signal?.removeEventListener('abort', kill);
+      resolve(code);
     });
   });
+}
+
+const written = (out: string): boolean => fs.existsSync(out) && fs.statSync(out).size > 0;
+
+/** Runs ffmpeg to grab one frame of an RTSP stream into a JPEG; rejects after 15 s or on failure. */
+export async function grabFrame(ffmpeg: string, url: string, out: string): Promise<void> {
+  const code = await runOnStream(
+    ffmpeg,
+    url,
+    {
+      // Decode key frames only: a picture grabbed from the middle of a group of pictures is a grey smear.
+      before: ['-skip_frame', 'nokey'],
+      output: ['-frames:v', '1', '-q:v', '4', '-f', 'image2', '-y', out],
+    },
+    { timeoutMs: 15_000 },
+  );
+  if (code !== 0 || !written(out)) throw new Error('no frame');
 }
 
 /**
@@ -101,65 +112,36 @@ export function grabFrame(ffmpeg: string, url: string, out: string): Promise<voi
  * browser plays it before it has it all. Resolves with the length recorded (ms, what ffmpeg reports as its
  * output time); rejects when the camera gives nothing, or after the clip's length plus 20 s.
  */
-export function recordClip(
+export async function recordClip(
   ffmpeg: string,
   url: string,
   out: string,
   seconds: number,
   signal?: AbortSignal,
 ): Promise<number> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new Error('stopping'));
-      return;
-    }
-    // The address (with the camera's credentials) goes to ffmpeg on stdin, never on its command line.
-    const input = rtspInput(url);
-    const p = spawn(
-      ffmpeg,
-      [
-        '-hide_banner',
-        '-nostdin',
-        '-loglevel',
-        'error',
-        ...input.args,
-        '-map',
-        '0:v:0',
-        '-c',
-        'copy',
-        '-t',
-        String(seconds),
-        '-movflags',
-        '+faststart',
-        '-progress',
-        'pipe:1',
-        '-f',
-        'mp4',
-        '-y',
-        out,
+  if (signal?.aborted) throw new Error('stopping');
+  let outTimeUs = 0;
+  let progress = '';
+  const code = await runOnStream(
+    ffmpeg,
+    url,
+    {
+      output: [
+        ...['-map', '0:v:0', '-c', 'copy', '-t', String(seconds), '-movflags', '+faststart'],
+        ...['-progress', 'pipe:1', '-f', 'mp4', '-y', out],
       ],
-      { stdio: ['pipe', 'pipe', 'ignore'] },
-    );
-    let outTimeUs = 0;
-    let progress = '';
-    p.stdout?.on('data', (d: Buffer) => {
-      progress = (progress + d.toString()).slice(-4096);
-      for (const m of progress.matchAll(/out_time_us=(\d+)/g)) outTimeUs = Math.max(outTimeUs, Number(m[1]));
-    });
-    p.stdin?.on('error', () => undefined);
-    p.stdin?.end(input.list);
-    const timer = setTimeout(() => p.kill('SIGKILL'), (seconds + 20) * 1000);
-    const abort = () => p.kill('SIGKILL');
-    signal?.addEventListener('abort', abort);
-    p.on('error', () => undefined);
-    p.on('close', (code) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
-      if (code === 0 && fs.existsSync(out) && fs.statSync(out).size > 0 && outTimeUs > 0)
-        resolve(Math.round(outTimeUs / 1000));
-      else reject(new Error('no clip'));
-    });
-  });
+    },
+    {
+      timeoutMs: (seconds + 20) * 1000,
+      signal,
+      onProgress: (chunk) => {
+        progress = (progress + chunk).slice(-4096);
+        for (const m of progress.matchAll(/out_time_us=(\d+)/g)) outTimeUs = Math.max(outTimeUs, Number(m[1]));
+      },
+    },
+  );
+  if (code !== 0 || !written(out) || outTimeUs === 0) throw new Error('no clip');
+  return Math.round(outTimeUs / 1000);
 }
 
 /**
