@@ -128,7 +128,7 @@ describe('cameras', () => {
     const slopes = await group('Highway slopes', kunming);
     const dams = await group('Reservoir dams', kunming);
     await group('Lijiang', yunnan);
-    const add = async (groupId: number, platformId: number, name: string, n: number) =>
+    const add = async (groupId: number, platformId: number, name: string, n: number, extra = {}) =>
       (
         await api<{ id: number }>(server.url, token, 'POST', `${C}/camera/add`, {
           groupId,
@@ -143,11 +143,15 @@ describe('cameras', () => {
           ip: '127.0.0.1',
           rtspUrl: rtsp.url(),
           principal: 'Li Wei',
+          ...extra,
         })
       ).id;
     for (const [i, name] of ['Crest east', 'Crest west', 'Toe drain', 'Crack meter C3'].entries())
       slopeCams.push(await add(slopes, slope, name, i));
-    for (let i = 0; i < 16; i++) damCams.push(await add(dams, dam, `Dam ${i + 1}`, i));
+    // The first dam camera gives a sub stream (the test server serves the same picture under another path).
+    rtsp.alias('/sub');
+    for (let i = 0; i < 16; i++)
+      damCams.push(await add(dams, dam, `Dam ${i + 1}`, i, i === 0 ? { subRtspUrl: rtsp.url('/sub') } : {}));
     // A device with a rule on the slope: a reading over it raises an alert, which gets the cameras' pictures.
     term = await api<Terminal>(server.url, token, 'POST', '/api/v2/data/information/terminal/add', {
       platformId: slope,
@@ -220,6 +224,7 @@ describe('cameras', () => {
         .poll(() => page.locator(`[data-testid="live-tile-${id}"]`).getAttribute('data-state'), slow)
         .toBe('playing');
     await page.waitForTimeout(1500);
+    expect(await tile.getAttribute('data-quality')).toBe('main');
     await expectNoRawKeys(page);
     await shotNow(page, 'cameras-live-4-en-1280');
 
@@ -244,6 +249,11 @@ describe('cameras', () => {
       await expect
         .poll(() => page.locator(`[data-testid="live-tile-${id}"]`).getAttribute('data-state'), slow)
         .toBe('playing');
+    // Sixteen small tiles play the sub stream of the camera that gives one, the main stream of the others; the
+    // four tiles above played main streams.
+    expect(await page.locator(`[data-testid="live-tile-${damCams[0]}"]`).getAttribute('data-quality')).toBe('sub');
+    expect(await page.locator(`[data-testid="live-tile-${damCams[1]}"]`).getAttribute('data-quality')).toBe('main');
+    expect(rtsp.requests.some((r) => r.includes('/sub'))).toBe(true);
     await page.waitForTimeout(3000);
     await shotNow(page, 'cameras-live-16-en-1280');
     await page.close();

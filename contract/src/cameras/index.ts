@@ -60,6 +60,15 @@ const optRtsp = z
   .describe(
     'RTSP address of the main stream (rtsp://host:port/path); built from the vendor, IP and channel if left out',
   );
+const optSubRtsp = z
+  .preprocess(
+    blank,
+    z.string().trim().refine(isRtspUrl, { message: 'rtsp://host[:port]/path, without user or password' }).optional(),
+  )
+  .describe(
+    'RTSP address of the sub stream (a smaller picture, played in the 9 and 16 tile grids); Hikvision, Dahua and ' +
+      'Uniview cameras without one use their vendor sub stream path, other cameras without one their main stream',
+  );
 const optOnvif = z
   .preprocess(blank, z.string().trim().refine(isHttpUrl, { message: 'http://host[:port]/path' }).optional())
   .describe('ONVIF device service address (http://ip/onvif/device_service); needed for PTZ');
@@ -126,6 +135,7 @@ const cameraFields = {
     .describe('VM password: stored encrypted, never answered; left out on edit keeps the stored one'),
   ip: cameraIp.describe('IP address of the camera or recorder'),
   rtspUrl: optRtsp,
+  subRtspUrl: optSubRtsp,
   onvifUrl: optOnvif,
   ptz: optFlag('Pan, tilt and zoom over ONVIF'),
   lon: optNumber('Longitude, degrees', -180, 180),
@@ -166,6 +176,9 @@ export const cameraSchema = z.object({
   hasVmPassword: z.boolean(),
   ip: z.string(),
   rtspUrl: z.string().nullable(),
+  subRtspUrl: z.string().nullable(),
+  /** Whether the camera gives a sub stream (its own address, or its vendor's path). */
+  hasSubStream: z.boolean(),
   onvifUrl: z.string().nullable(),
   ptz: z.boolean(),
   lon: z.number().nullable(),
@@ -193,9 +206,18 @@ export const roleCameraBody = z.object({
   cameraIds: zIntList().optional().default([]).describe('Single cameras the role sees'),
 });
 
-export const liveOpenBody = z.object({ cameraId: zInt() });
+export const LIVE_QUALITIES = ['main', 'sub'] as const;
+export type LiveQuality = (typeof LIVE_QUALITIES)[number];
+export const liveOpenBody = z.object({
+  cameraId: zInt(),
+  quality: z
+    .preprocess(blank, z.enum(LIVE_QUALITIES).optional().default('main'))
+    .describe('main: the main stream (default); sub: the sub stream, where the camera gives one (else the main)'),
+});
 export const liveStreamSchema = z.object({
   streamId: z.string(),
+  /** The stream served: sub only when asked for and the camera gives one. */
+  quality: z.enum(LIVE_QUALITIES),
   /** The HLS playlist, signed for this session; it expires at expiresAt. */
   url: z.string(),
   expiresAt: z.string(),

@@ -2,14 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Status, type LiveStream } from '@geosentry/contract';
+import { Status, type LiveQuality, type LiveStream } from '@geosentry/contract';
 import type { AppContext } from '../../platform/context.ts';
 import type { SessionUser } from '../../platform/auth/access.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { rtspInput } from './cameras.rtsp.ts';
 
 /**
- * Live video: one ffmpeg child per camera being watched, remuxing (`-c copy`, never transcoding) the camera's
+ * Live video: one ffmpeg child per camera stream being watched (main or sub), remuxing (`-c copy`, never transcoding) the camera's
  * RTSP H.264 into short HLS segments in a folder under DATA_DIR/live. Each viewer (a session watching a camera)
  * gets its own id and a signed address that expires; every fetch of the playlist or a segment refreshes the viewer.
  * A camera's process stops when its last viewer closes or stops fetching; a camera that goes away is retried every
@@ -18,6 +18,8 @@ import { rtspInput } from './cameras.rtsp.ts';
 
 export interface StreamSource {
   cameraId: number;
+  /** The stream served (rtsp.ts servedQuality). */
+  quality: LiveQuality;
   /** The RTSP address with credentials: only handed to ffmpeg, never logged or answered. */
   url: string;
 }
@@ -25,6 +27,7 @@ export interface StreamSource {
 interface Viewer {
   id: string;
   cameraId: number;
+  quality: LiveQuality;
   userId: number;
   sessionId: number;
   lastSeen: number;
@@ -35,6 +38,7 @@ type State = 'starting' | 'playing' | 'lost';
 
 interface CameraStream {
   cameraId: number;
+  quality: LiveQuality;
   dir: string;
   url: string;
   proc: ChildProcess | null;
@@ -46,9 +50,12 @@ interface CameraStream {
   startedAt: number;
 }
 
+const streamKey = (cameraId: number, quality: LiveQuality): string => `${cameraId}:${quality}`;
+
 export class LiveStreams {
   private readonly viewers = new Map<string, Viewer>();
-  private readonly streams = new Map<number, CameraStream>();
+  /** Streams by streamKey (camera and quality). */
+  private readonly streams = new Map<string, CameraStream>();
   private readonly root: string;
   private readonly reaper: NodeJS.Timeout;
   /** Started and ended processes (tests count them). */
@@ -78,15 +85,19 @@ export class LiveStreams {
   open(user: SessionUser, src: StreamSource): LiveStream {
     const cfg = this.ctx.config.camera;
     const mine = [...this.viewers.values()].filter((v) => v.userId === user.id);
-    const same = mine.find((v) => v.cameraId === src.cameraId && v.sessionId === user.sessionId);
+    const key = streamKey(src.cameraId, src.quality);
+    const same = mine.find(
+      (v) => v.cameraId === src.cameraId && v.quality === src.quality && v.sessionId === user.sessionId,
+    );
     if (!same && mine.length >= cfg.maxStreamsPerUser)
       throw new AppError(Status.invalid, 'cameraConcurrencyLimit', { max: cfg.maxStreamsPerUser });
-    if (!this.streams.has(src.cameraId) && this.streams.size >= cfg.maxStreams)
+    if (!this.streams.has(key) && this.streams.size >= cfg.maxStreams)
       throw new AppError(Status.invalid, 'cameraConcurrencyLimit', { max: cfg.maxStreams });
     const now = Date.now();
     const viewer: Viewer = same ?? {
       id: crypto.randomBytes(18).toString('base64url'),
       cameraId: src.cameraId,
+      quality: src.quality,
       userId: user.id,
       sessionId: user.sessionId,
       lastSeen: now,
@@ -94,7 +105,7 @@ export class LiveStreams {
     };
     viewer.lastSeen = now;
     this.viewers.set(viewer.id, viewer);
-    const s = this.streams.get(src.cameraId);
+    const s = this.streams.get(key);
     if (!s) this.start(src);
     else if (s.url !== src.url) {
       s.url = src.url; // the camera was edited: the next restart takes the new address
@@ -102,6 +113,7 @@ export class LiveStreams {
     const exp = Math.floor((now + cfg.streamUrlMs) / 1000);
     return {
       streamId: viewer.id,
+      quality: src.quality,
       url: `/api/v2/data/camera/live/hls/${viewer.id}/index.m3u8?exp=${exp}&sig=${this.sign(viewer.id, exp)}`,
       expiresAt: new Date(exp * 1000).toISOString(),
     };
@@ -119,7 +131,7 @@ export class LiveStreams {
     const v = this.viewers.get(viewerId);
     if (!v || v.userId !== user.id) throw new AppError(Status.notFound, 'cameraStreamNotFound');
     v.lastSeen = Date.now();
-    return this.streams.get(v.cameraId)?.state ?? 'lost';
+    return this.streams.get(streamKey(v.cameraId, v.quality))?.state ?? 'lost';
   }
 
   /** Ends the viewers of a camera (it was deleted or the caller lost it). */
@@ -154,7 +166,7 @@ export class LiveStreams {
       v.sessionCheckedAt = now;
     }
     v.lastSeen = now;
-    const s = this.streams.get(v.cameraId);
+    const s = this.streams.get(streamKey(v.cameraId, v.quality));
     if (!s) return null;
     if (file === 'index.m3u8') {
       const text = await fs.promises.readFile(path.join(s.dir, 'index.m3u8'), 'utf8').catch(() => null);
@@ -171,9 +183,10 @@ export class LiveStreams {
   }
 
   private start(src: StreamSource): void {
-    const dir = fs.mkdtempSync(path.join(this.root, `cam${src.cameraId}-`));
+    const dir = fs.mkdtempSync(path.join(this.root, `cam${src.cameraId}-${src.quality}-`));
     const s: CameraStream = {
       cameraId: src.cameraId,
+      quality: src.quality,
       dir,
       url: src.url,
       proc: null,
@@ -183,7 +196,7 @@ export class LiveStreams {
       stopped: false,
       startedAt: Date.now(),
     };
-    this.streams.set(src.cameraId, s);
+    this.streams.set(streamKey(src.cameraId, src.quality), s);
     this.spawn(s);
   }
 
@@ -245,7 +258,7 @@ export class LiveStreams {
       s.state = 'lost';
       fs.rmSync(path.join(s.dir, 'index.m3u8'), { force: true });
       this.ctx.log.warn(
-        { cameraId: s.cameraId, reason: err.replace(/rtsps?:\/\/\S+/g, '[camera]').trim() },
+        { cameraId: s.cameraId, quality: s.quality, reason: err.replace(/rtsps?:\/\/\S+/g, '[camera]').trim() },
         'camera stream ended',
       );
       s.restartTimer = setTimeout(() => {
@@ -271,12 +284,12 @@ export class LiveStreams {
   }
 
   private stopUnwatched(): void {
-    const watched = new Set([...this.viewers.values()].map((v) => v.cameraId));
-    for (const [cameraId, s] of this.streams) if (!watched.has(cameraId)) this.stop(cameraId, s);
+    const watched = new Set([...this.viewers.values()].map((v) => streamKey(v.cameraId, v.quality)));
+    for (const [key, s] of this.streams) if (!watched.has(key)) this.stop(key, s);
   }
 
-  private stop(cameraId: number, s: CameraStream): void {
-    this.streams.delete(cameraId);
+  private stop(key: string, s: CameraStream): void {
+    this.streams.delete(key);
     s.stopped = true;
     if (s.restartTimer) clearTimeout(s.restartTimer);
     if (s.proc) {

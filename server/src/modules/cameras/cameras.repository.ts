@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { isSuperAdmin, whereInScope, type SessionUser } from '../../platform/auth/access.ts';
 import { iso, isDbId, likePattern, naturalKey, orderBy } from '../../platform/db/sql.ts';
 import { cam } from './cameras.tables.ts';
+import { servedQuality } from './cameras.rtsp.ts';
 
 /**
  * Camera SQL. Every read of cameras goes through `visible(...)`: the caller's data scope (the camera's site) and his
@@ -245,6 +246,7 @@ const columns = [
   'c.vm_password_enc',
   'c.ip',
   'c.rtsp_url',
+  'c.sub_rtsp_url',
   'c.onvif_url',
   'c.ptz',
   'c.lon',
@@ -277,6 +279,19 @@ async function present(db: Db, rows: Rows): Promise<CameraRow[]> {
     vmPasswordEnc: r.vm_password_enc,
     ip: r.ip,
     rtspUrl: r.rtsp_url,
+    subRtspUrl: r.sub_rtsp_url,
+    hasSubStream:
+      servedQuality(
+        {
+          vendor: r.vendor as CameraVendor,
+          ip: r.ip,
+          channel: r.channel,
+          rtspUrl: r.rtsp_url,
+          subRtspUrl: r.sub_rtsp_url,
+          vmUser: null,
+        },
+        'sub',
+      ) === 'sub',
     onvifUrl: r.onvif_url,
     ptz: r.ptz,
     lon: r.lon,
@@ -359,6 +374,7 @@ export interface CameraWrite {
   vmUser?: string | undefined;
   ip: string;
   rtspUrl?: string | undefined;
+  subRtspUrl?: string | undefined;
   onvifUrl?: string | undefined;
   ptz?: boolean | undefined;
   lon?: number | undefined;
@@ -379,6 +395,7 @@ const values = (w: CameraWrite) => ({
   vm_user: w.vmUser ?? null,
   ip: w.ip,
   rtsp_url: w.rtspUrl ?? null,
+  sub_rtsp_url: w.subRtspUrl ?? null,
   onvif_url: w.onvifUrl ?? null,
   ptz: w.ptz ?? false,
   lon: w.lon ?? null,

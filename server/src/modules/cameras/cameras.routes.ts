@@ -10,7 +10,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import { CameraRegistry, publicCamera } from './cameras.service.ts';
 import { LiveStreams } from './cameras.live.ts';
 import { CameraSnapshots } from './cameras.snapshots.ts';
-import { rtspAddress } from './cameras.rtsp.ts';
+import { servedQuality, rtspAddress } from './cameras.rtsp.ts';
 import * as onvif from './cameras.onvif.ts';
 import type { CameraRow } from './cameras.repository.ts';
 
@@ -132,12 +132,17 @@ export function registerCameras(app: FastifyInstance, ctx: AppContext): CamerasM
   defineRoute(app, ctx, r.liveOpen, async (c) => {
     const user = caller(c);
     const cam = await reg.mustCamera(user, c.body.cameraId);
-    if (ctx.config.camera.mediaServer) {
-      // An external media server pulls the cameras itself; the address names the camera.
-      const url = ctx.config.camera.mediaServer.replace('{camera}', String(cam.id));
+    const quality = servedQuality(cam, c.body.quality);
+    const external = ctx.config.camera.mediaServer;
+    if (external) {
+      // An external media server pulls the cameras itself; the address names the camera (and the stream, when the
+      // operator's address has a {quality} place).
+      const served = external.includes('{quality}') ? quality : 'main';
+      const url = external.replace('{camera}', String(cam.id)).replace('{quality}', served);
       return {
         data: {
           streamId: `ext-${cam.id}`,
+          quality: served,
           url,
           expiresAt: new Date(Date.now() + ctx.config.camera.streamUrlMs).toISOString(),
         },
@@ -145,12 +150,12 @@ export function registerCameras(app: FastifyInstance, ctx: AppContext): CamerasM
     }
     let url: string;
     try {
-      url = rtspAddress(cam, password(cam));
+      url = rtspAddress(cam, password(cam), quality);
     } catch {
       throw new AppError(Status.invalid, 'cameraRtspRequired');
     }
     if (!(await reachable(url))) throw new AppError(Status.invalid, 'cameraUnreachable');
-    return { data: live.open(user, { cameraId: cam.id, url }) };
+    return { data: live.open(user, { cameraId: cam.id, quality, url }) };
   });
   defineRoute(app, ctx, r.liveClose, async (c) => {
     live.close(caller(c), c.body.streamId);

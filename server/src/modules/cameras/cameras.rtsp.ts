@@ -1,4 +1,4 @@
-import type { CameraVendor } from '@geosentry/contract';
+import type { CameraVendor, LiveQuality } from '@geosentry/contract';
 
 /** What the RTSP address of a camera is built from. */
 export interface RtspSource {
@@ -6,25 +6,52 @@ export interface RtspSource {
   ip: string;
   channel: number;
   rtspUrl: string | null;
+  /** The sub stream's own address (ONVIF and other cameras); null: the vendor's path, or none. */
+  subRtspUrl?: string | null | undefined;
   vmUser: string | null;
 }
 
 const host = (ip: string): string => (ip.includes(':') ? `[${ip}]` : ip);
 
+/** The vendors' fixed stream paths on port 554 (main, sub); ONVIF and other cameras give theirs. */
+const VENDOR_PATHS: Record<CameraVendor, ((ip: string, ch: number) => [string, string]) | null> = {
+  hikvision: (ip, ch) => [
+    `rtsp://${host(ip)}:554/Streaming/Channels/${ch}01`,
+    `rtsp://${host(ip)}:554/Streaming/Channels/${ch}02`,
+  ],
+  dahua: (ip, ch) => [
+    `rtsp://${host(ip)}:554/cam/realmonitor?channel=${ch}&subtype=0`,
+    `rtsp://${host(ip)}:554/cam/realmonitor?channel=${ch}&subtype=1`,
+  ],
+  uniview: (ip, ch) => [
+    `rtsp://${host(ip)}:554/unicast/c${ch}/s0/live`,
+    `rtsp://${host(ip)}:554/unicast/c${ch}/s1/live`,
+  ],
+  onvif: null,
+  other: null,
+};
+
+/** Whether a vendor's cameras give a sub stream at a fixed path (without an address of their own). */
+const hasVendorSubStream = (vendor: CameraVendor): boolean => VENDOR_PATHS[vendor] !== null;
+
 /**
- * The camera's main stream address, with its credentials when it has them. Hikvision, Dahua and Uniview
- * recorders and cameras follow their vendors' fixed paths on port 554; ONVIF and other cameras give theirs.
+ * Which stream a viewer asking for `quality` gets: the sub stream where the camera gives one (its own address, or
+ * its vendor's path when its main stream is also the vendor's), else the main stream.
  */
-export function rtspAddress(c: RtspSource, password: string | null): string {
-  const base =
-    c.rtspUrl ??
-    {
-      hikvision: `rtsp://${host(c.ip)}:554/Streaming/Channels/${c.channel}01`,
-      dahua: `rtsp://${host(c.ip)}:554/cam/realmonitor?channel=${c.channel}&subtype=0`,
-      uniview: `rtsp://${host(c.ip)}:554/unicast/c${c.channel}/s0/live`,
-      onvif: '',
-      other: '',
-    }[c.vendor];
+export function servedQuality(c: RtspSource, quality: LiveQuality): LiveQuality {
+  if (quality === 'main') return 'main';
+  if (c.subRtspUrl) return 'sub';
+  return c.rtspUrl === null && hasVendorSubStream(c.vendor) ? 'sub' : 'main';
+}
+
+/**
+ * The address of the camera's main or sub stream (see servedQuality), with its credentials when it has them.
+ * Hikvision, Dahua and Uniview recorders and cameras follow their vendors' fixed paths on port 554; ONVIF and other
+ * cameras give theirs.
+ */
+export function rtspAddress(c: RtspSource, password: string | null, quality: LiveQuality = 'main'): string {
+  const vendor = VENDOR_PATHS[c.vendor]?.(c.ip, c.channel) ?? null;
+  const base = servedQuality(c, quality) === 'sub' ? (c.subRtspUrl ?? vendor?.[1]) : (c.rtspUrl ?? vendor?.[0] ?? null);
   if (!base) throw new Error('camera without an RTSP address');
   const u = new URL(base);
   if (c.vmUser) {

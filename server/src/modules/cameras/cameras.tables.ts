@@ -34,6 +34,7 @@ export type CameraTables = {
     vm_password_enc: string | null;
     ip: string;
     rtsp_url: string | null;
+    sub_rtsp_url: string | null;
     onvif_url: string | null;
     ptz: Generated<boolean>;
     lon: number | null;

@@ -382,6 +382,54 @@ describe('cameras', () => {
     await until('no RTSP player left', () => rtsp.players() === 0);
   }, 60_000);
 
+  it('plays the sub stream where the camera gives one, the main stream otherwise', async () => {
+    rtsp.alias('/sub');
+    const withSub = await post<{ id: number }>(
+      'camera/add',
+      cam({ serialNumber: 'SUB-1', name: 'Slope with sub stream', subRtspUrl: rtsp.url('/sub') }),
+    );
+    expect(withSub.status).toBe(0);
+    const list = (await get<Page<Camera>>('camera/getListPage', { platformId: String(slope) })).data.list;
+    expect(list.find((c) => c.id === withSub.data.id)).toMatchObject({
+      subRtspUrl: rtsp.url('/sub'),
+      hasSubStream: true,
+    });
+    expect(list.find((c) => c.id === cameraId)).toMatchObject({ subRtspUrl: null, hasSubStream: false });
+
+    const before = rtsp.requests.filter((r) => r.includes('/sub')).length;
+    const sub = await post<LiveStream>('live/open', { cameraId: withSub.data.id, quality: 'sub' }, scoped);
+    expect([sub.status, sub.data.quality]).toEqual([0, 'sub']);
+    await until('the sub stream plays', async () => (await t.raw('GET', sub.data.url)).statusCode === 200);
+    expect(rtsp.requests.filter((r) => r.includes('/sub')).length).toBeGreaterThan(before);
+    // The same camera's main stream is another stream (another process); a camera without a sub stream answers
+    // its main stream when asked for the sub one.
+    const main = await post<LiveStream>('live/open', { cameraId: withSub.data.id }, scoped);
+    expect([main.status, main.data.quality]).toEqual([0, 'main']);
+    expect(main.data.streamId).not.toBe(sub.data.streamId);
+    expect(t.built.cameras.live.processes()).toBe(2);
+    await post('live/close', { streamId: main.data.streamId }, scoped);
+    const fallback = await post<LiveStream>('live/open', { cameraId, quality: 'sub' }, scoped);
+    expect([fallback.status, fallback.data.quality]).toEqual([0, 'main']);
+    expect((await post('live/open', { cameraId, quality: 'best' }, scoped)).status).toBe(Status.invalid);
+    for (const v of [sub, fallback]) await post('live/close', { streamId: v.data.streamId }, scoped);
+    // An external media server's address names the stream where its template has a {quality} place.
+    const cfg = t.ctx.config.camera;
+    try {
+      cfg.mediaServer = '/media/cam{camera}/{quality}/index.m3u8';
+      const ext = await post<LiveStream>('live/open', { cameraId: withSub.data.id, quality: 'sub' }, scoped);
+      expect([ext.data.quality, ext.data.url]).toEqual(['sub', `/media/cam${withSub.data.id}/sub/index.m3u8`]);
+      const extMain = await post<LiveStream>('live/open', { cameraId, quality: 'sub' }, scoped);
+      expect([extMain.data.quality, extMain.data.url]).toEqual(['main', `/media/cam${cameraId}/main/index.m3u8`]);
+      cfg.mediaServer = '/media/cam{camera}.m3u8';
+      const plain = await post<LiveStream>('live/open', { cameraId: withSub.data.id, quality: 'sub' }, scoped);
+      expect([plain.data.quality, plain.data.url]).toEqual(['main', `/media/cam${withSub.data.id}.m3u8`]);
+    } finally {
+      cfg.mediaServer = null;
+    }
+    await post('camera/delete', { id: withSub.data.id });
+    await until('no ffmpeg left', () => t.built.cameras.live.processes() === 0);
+  }, 60_000);
+
   it('the VM password reaches the camera but never a command line: live stream and snapshot', async () => {
     const leaks = (where: string) => {
       const bad = commandLines().filter(

@@ -285,12 +285,14 @@ export class TestRtspServer {
  */
 export function publishTestStream(
   url: string,
-  opts: { size?: string; rate?: number; ffmpeg?: string; clockBits?: boolean } = {},
+  opts: { size?: string; rate?: number; ffmpeg?: string; clockBits?: boolean; scaleTo?: string } = {},
 ): ChildProcess {
   const rate = opts.rate ?? 25;
-  const text = opts.clockBits
+  const drawn = opts.clockBits
     ? clockBitsFilter(rate)
     : "drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf:text='%{localtime\\:%H\\\\\\:%M\\\\\\:%S}':x=20:y=20:fontsize=48:fontcolor=white:box=1:boxcolor=black";
+  // scaleTo: the picture drawn at `size`, sent smaller (a camera's sub stream; the clock band scales with it).
+  const text = opts.scaleTo ? `${drawn},scale=${opts.scaleTo.replace('x', ':')}` : drawn;
   const p = spawn(
     opts.ffmpeg ?? 'ffmpeg',
     [

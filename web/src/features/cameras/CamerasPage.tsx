@@ -71,6 +71,7 @@ function CameraDrawer({ camera, onClose }: { camera: Camera | null | undefined; 
             vmCode: camera.vmCode ?? undefined,
             vmUser: camera.vmUser ?? undefined,
             rtspUrl: camera.rtspUrl ?? undefined,
+            subRtspUrl: camera.subRtspUrl ?? undefined,
             onvifUrl: camera.onvifUrl ?? undefined,
             lon: camera.lon ?? undefined,
             lat: camera.lat ?? undefined,
@@ -163,6 +164,14 @@ function CameraDrawer({ camera, onClose }: { camera: Camera | null | undefined; 
           ]}
         >
           <Input placeholder="rtsp://192.168.1.64:554/Streaming/Channels/101" />
+        </Form.Item>
+        <Form.Item
+          name="subRtspUrl"
+          label={t('fields.subRtspUrl')}
+          extra={t('manage.subRtspHelp')}
+          rules={[{ pattern: /^rtsps?:\/\/[^\s/@]+(\/\S*)?$/, message: t('manage.badRtsp') }]}
+        >
+          <Input placeholder="rtsp://192.168.1.64:554/Streaming/Channels/102" />
         </Form.Item>
         <Flex gap={12} align="flex-start">
           <Form.Item name="ptz" label={t('fields.ptz')} valuePropName="checked">

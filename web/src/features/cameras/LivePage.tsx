@@ -137,6 +137,8 @@ export default function LivePage() {
               <LiveTile
                 key={`${i}-${cam.id}`}
                 cameraId={cam.id}
+                // Nine or sixteen small tiles play the cameras' sub streams (smaller pictures), as recorders do.
+                quality={n >= 9 ? 'sub' : 'main'}
                 name={`${cam.name} · ${cam.platformName}`}
                 selected={i === selectedTile}
                 onSelect={() => setSelectedTile(i)}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Flex, Spin, Typography } from 'antd';
 import { CloseOutlined, DisconnectOutlined, ReloadOutlined } from '@ant-design/icons';
 import type Hls from 'hls.js';
+import type { LiveQuality } from '@geosentry/contract';
 import { ApiError } from '../../shared/api.ts';
 import { closeLive, liveStatus, openLive } from './camerasApi.ts';
 
@@ -15,12 +16,15 @@ type TileState = 'opening' | 'starting' | 'playing' | 'lost' | 'error';
  */
 export function LiveTile({
   cameraId,
+  quality,
   name,
   selected,
   onSelect,
   onClose,
 }: {
   cameraId: number;
+  /** sub: the camera's sub stream where it gives one (the 9 and 16 tile grids). */
+  quality: LiveQuality;
   name: string;
   selected: boolean;
   onSelect: () => void;
@@ -31,6 +35,8 @@ export function LiveTile({
   const [state, setState] = useState<TileState>('opening');
   const [error, setError] = useState('');
   const [attempt, setAttempt] = useState(0);
+  /** The stream the server serves (sub only where the camera gives one). */
+  const [served, setServed] = useState<LiveQuality | null>(null);
 
   useEffect(() => {
     let cancelled = false;
@@ -77,7 +83,7 @@ export function LiveTile({
       try {
         // The address expires: a new one (same stream) a minute before, and the player moves to it.
         if (Date.now() > expiresAt - 60_000) {
-          const fresh = await openLive(cameraId);
+          const fresh = await openLive(cameraId, quality);
           if (cancelled) return;
           streamId = fresh.streamId;
           url = fresh.url;
@@ -106,7 +112,7 @@ export function LiveTile({
     const open = async () => {
       setState('opening');
       try {
-        const s = await openLive(cameraId);
+        const s = await openLive(cameraId, quality);
         if (cancelled) {
           void closeLive(s.streamId).catch(() => undefined);
           return;
@@ -114,6 +120,7 @@ export function LiveTile({
         streamId = s.streamId;
         url = s.url;
         expiresAt = Date.parse(s.expiresAt);
+        setServed(s.quality);
         setState('starting');
         timer ??= setInterval(() => void poll(), 2000);
         void poll();
@@ -130,13 +137,14 @@ export function LiveTile({
       hls?.destroy();
       if (streamId) void closeLive(streamId).catch(() => undefined);
     };
-  }, [cameraId, attempt]);
+  }, [cameraId, quality, attempt]);
 
   return (
     <div
       className={`camera-tile${selected ? ' camera-tile-selected' : ''}`}
       data-testid={`live-tile-${cameraId}`}
       data-state={state}
+      data-quality={served ?? undefined}
       onClick={onSelect}
     >
       <video ref={video} muted playsInline autoPlay data-testid="live-video" />

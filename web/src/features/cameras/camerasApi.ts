@@ -6,6 +6,7 @@ import {
   rolesRoutes,
   snapshotQuery,
   type CameraTaskKind,
+  type LiveQuality,
 } from '@geosentry/contract';
 import type { z } from 'zod';
 import { call } from '../../shared/api.ts';
@@ -50,7 +51,8 @@ export const saveRoleConfig = (roleId: number, restricted: boolean, groupIds: nu
   );
 
 // Live streams: many tiles open at once, so no call cancels another.
-export const openLive = (cameraId: number) => call(cameraRoutes.liveOpen, { cameraId }, { ...change, silent: true });
+export const openLive = (cameraId: number, quality: LiveQuality = 'main') =>
+  call(cameraRoutes.liveOpen, { cameraId, quality }, { ...change, silent: true });
 export const closeLive = (streamId: string) => call(cameraRoutes.liveClose, { streamId }, { ...change, silent: true });
 export const liveStatus = (streamId: string) =>
   call(cameraRoutes.liveStatus, { streamId }, { ...change, silent: true });
