@@ -19,7 +19,11 @@
 // Since then the 9 and 16 tile grids play the cameras' sub streams, as recorders and video platforms do: the bench
 // runs twice, the sixteen cameras with their main stream only (720p, as above), then the same cameras giving a
 // sub stream (BENCH_VIDEO_SUB_SIZE, default 640x360: the same clocked picture scaled down), each printed.
-// BENCH_VIDEO_PHASES=main or sub runs one of them.
+// BENCH_VIDEO_PHASES=main or sub runs one of them. Measured 2026-11-29 14:25, the machine otherwise quiet (load 3.4
+// with the bench's two encoders):
+//   16 x 720p main streams:       p50 2.24 s, p95 2.66 s; 2,908 frames in 30 s; CPU/stream 1.44 % vs 0.87 % peer
+//   16 x 640x360 sub streams:     p50 1.66 s, p95 2.13 s; 7,315 frames in 30 s; CPU/stream 0.81 %
+// so the 4.9-5.5 s above was the busy machine's; sub streams keep sixteen tiles at 15 frames a second.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -159,7 +163,7 @@ async function main(): Promise<void> {
     });
     const browser = await launchBrowser();
     try {
-      const token = await apiLogin(server.url);
+      let token = await apiLogin(server.url);
       interface RegionNode {
         code: string;
         children?: RegionNode[];
@@ -179,7 +183,9 @@ async function main(): Promise<void> {
       const group = (
         await api<{ id: number }>(server.url, token, 'POST', '/api/v2/data/camera/group/add', { name: 'Bench' })
       ).id;
-      for (const phase of PHASES) {
+      for (const [n, phase] of PHASES.entries()) {
+        // One session per account: the browsers' sign-ins of the phase before ended the script's.
+        if (n > 0) token = await apiLogin(server.url);
         // One site per phase: its sixteen cameras give a sub stream in the sub phase, none in the main one.
         const site = await addSite(`Bench dam (${phase})`);
         for (let i = 1; i <= STREAMS; i++)
