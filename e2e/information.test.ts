@@ -465,7 +465,12 @@ describe('information screens in a real browser', () => {
       await page.locator('#section-info').fill('Main dam, chainage 0+120');
       await snap(page, `section-form-${l.lang}`);
       await page.locator('[data-testid="section-save"]').click();
-      // Saved: the other tabs open. Fewer than 3 points are refused with the spec's message.
+      // Saved: the drawer shows the section (its title names it) and the other tabs open. Fewer than 3 points are
+      // refused with the spec's message.
+      await page
+        .locator('.ant-drawer-title')
+        .filter({ hasText: `${l.lang} dam section A` })
+        .waitFor();
       await page.locator('[data-testid="section-tab-upstream"]').click();
       await page.locator('[data-testid="upstream-add-row"]').click();
       await page.locator('[data-testid="upstream-save"]').click();

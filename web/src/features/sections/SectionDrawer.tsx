@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Col, Drawer, Flex, Form, Input, InputNumber, Row, Tabs, Tag, Typography, message } from 'antd';
+import { Button, Col, Drawer, Flex, Form, Input, InputNumber, Row, Spin, Tabs, Tag, Typography, message } from 'antd';
 import { SECTION_PLATFORM_TYPES } from '@geosentry/contract';
 import { useSession } from '../../shared/session.ts';
 import { SitePicker } from './SitePicker.tsx';
@@ -57,6 +57,11 @@ export function SectionDrawer({
     queryKey: sectionKeys.ofSite(current?.platformId ?? 0),
     queryFn: () => fetchSectionsOfSite(current?.platformId ?? 0),
     enabled: open && current !== null,
+    retry: 2,
+    // Just added: until the site's list holds the section, ask again each second (a list fetched before the add
+    // committed, or a failed fetch, must not leave the other tabs empty).
+    refetchInterval: (q) =>
+      current !== null && !q.state.data?.some((s) => s.segmentId === current.segmentId) ? 1000 : false,
   });
   const section = sections.data?.find((s) => s.segmentId === current?.segmentId) ?? null;
 
@@ -102,6 +107,12 @@ export function SectionDrawer({
   });
 
   const needsSection = current === null;
+  // A tab of a section saved a moment ago, while the site's list does not hold it yet.
+  const waiting = current ? (
+    <Flex justify="center" style={{ padding: 48 }}>
+      <Spin data-testid="section-loading" />
+    </Flex>
+  ) : null;
   const tabLabel = (key: string) => <span data-testid={`section-tab-${key}`}>{t(`tabs.${key}`)}</span>;
 
   return (
@@ -202,7 +213,7 @@ export function SectionDrawer({
             key: 'upstream',
             label: tabLabel('upstream'),
             disabled: needsSection,
-            children: section ? <UpstreamCoordsEditor section={section} onSaved={refresh} /> : null,
+            children: section ? <UpstreamCoordsEditor section={section} onSaved={refresh} /> : waiting,
           },
           ...(mayWater
             ? [
@@ -210,7 +221,7 @@ export function SectionDrawer({
                   key: 'water',
                   label: tabLabel('water'),
                   disabled: needsSection,
-                  children: section ? <WaterLevelPanel section={section} onSaved={refresh} /> : null,
+                  children: section ? <WaterLevelPanel section={section} onSaved={refresh} /> : waiting,
                 },
                 {
                   key: 'capacity',
@@ -218,7 +229,9 @@ export function SectionDrawer({
                   disabled: needsSection,
                   children: section ? (
                     <CapacityTableEditor platformId={section.platformId} segmentId={section.segmentId} />
-                  ) : null,
+                  ) : (
+                    waiting
+                  ),
                 },
               ]
             : []),
@@ -226,7 +239,11 @@ export function SectionDrawer({
             key: 'heartWall',
             label: tabLabel('heartWall'),
             disabled: needsSection,
-            children: section ? <HeartWallPanel segmentId={section.segmentId} platformId={section.platformId} /> : null,
+            children: section ? (
+              <HeartWallPanel segmentId={section.segmentId} platformId={section.platformId} />
+            ) : (
+              waiting
+            ),
           },
         ]}
       />
