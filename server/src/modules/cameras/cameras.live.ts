@@ -9,8 +9,8 @@ import { AppError } from '../../platform/http/errors.ts';
 import { rtspInput } from './cameras.rtsp.ts';
 
 /**
- * Live video: one ffmpeg child per camera stream being watched (main or sub), remuxing (`-c copy`, never transcoding) the camera's
- * RTSP H.264 into short HLS segments in a folder under DATA_DIR/live. Each viewer (a session watching a camera)
+ * Live video: one ffmpeg child per camera stream being watched (main or sub), remuxing (`-c copy`, never
+ * transcoding) the camera's RTSP H.264 into short HLS segments in a folder under DATA_DIR/live. Each viewer (a session watching a camera)
  * gets its own id and a signed address that expires; every fetch of the playlist or a segment refreshes the viewer.
  * A camera's process stops when its last viewer closes or stops fetching; a camera that goes away is retried every
  * two seconds while someone watches (its state is then `lost`).

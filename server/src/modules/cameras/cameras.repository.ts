@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/db.ts';
 import { isSuperAdmin, whereInScope, type SessionUser } from '../../platform/auth/access.ts';
 import { iso, isDbId, likePattern, naturalKey, orderBy } from '../../platform/db/sql.ts';
 import { cam } from './cameras.tables.ts';
-import { servedQuality } from './cameras.rtsp.ts';
+import { givesSubStream } from './cameras.rtsp.ts';
 
 /**
  * Camera SQL. Every read of cameras goes through `visible(...)`: the caller's data scope (the camera's site) and his
@@ -280,18 +280,11 @@ async function present(db: Db, rows: Rows): Promise<CameraRow[]> {
     ip: r.ip,
     rtspUrl: r.rtsp_url,
     subRtspUrl: r.sub_rtsp_url,
-    hasSubStream:
-      servedQuality(
-        {
-          vendor: r.vendor as CameraVendor,
-          ip: r.ip,
-          channel: r.channel,
-          rtspUrl: r.rtsp_url,
-          subRtspUrl: r.sub_rtsp_url,
-          vmUser: null,
-        },
-        'sub',
-      ) === 'sub',
+    hasSubStream: givesSubStream({
+      vendor: r.vendor as CameraVendor,
+      rtspUrl: r.rtsp_url,
+      subRtspUrl: r.sub_rtsp_url,
+    }),
     onvifUrl: r.onvif_url,
     ptz: r.ptz,
     lon: r.lon,

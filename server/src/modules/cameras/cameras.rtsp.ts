@@ -38,11 +38,18 @@ const hasVendorSubStream = (vendor: CameraVendor): boolean => VENDOR_PATHS[vendo
  * Which stream a viewer asking for `quality` gets: the sub stream where the camera gives one (its own address, or
  * its vendor's path when its main stream is also the vendor's), else the main stream.
  */
-export function servedQuality(c: RtspSource, quality: LiveQuality): LiveQuality {
+export function servedQuality(
+  c: Pick<RtspSource, 'vendor' | 'rtspUrl' | 'subRtspUrl'>,
+  quality: LiveQuality,
+): LiveQuality {
   if (quality === 'main') return 'main';
   if (c.subRtspUrl) return 'sub';
   return c.rtspUrl === null && hasVendorSubStream(c.vendor) ? 'sub' : 'main';
 }
+
+/** Whether the camera gives a sub stream (its own address, or its vendor's path). */
+export const givesSubStream = (c: Pick<RtspSource, 'vendor' | 'rtspUrl' | 'subRtspUrl'>): boolean =>
+  servedQuality(c, 'sub') === 'sub';
 
 /**
  * The address of the camera's main or sub stream (see servedQuality), with its credentials when it has them.
